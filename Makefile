@@ -1,0 +1,85 @@
+# tilelab — `make help` lists the targets.
+include common/toolchain.mk
+include common/kit.mk
+
+# The labs are the rubric files; a lab's folder is labs/<id>-*/ holding one .cu.
+LABS := $(sort $(patsubst grader/rubrics/%.rubric,%,$(wildcard grader/rubrics/*.rubric)))
+lab_file = $(firstword $(wildcard $(1)/$(2)-*/*.cu))
+# SOLUTION=1 builds the reference solution instead of the student's file.
+ifneq ($(filter 1 yes true,$(SOLUTION)),)
+  lab_src = $(call lab_file,solutions,$(1))
+else
+  lab_src = $(call lab_file,labs,$(1))
+endif
+SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
+
+.PHONY: help $(LABS) test unit-tests compile-all gpu-tests deps clean
+help:
+	@echo "tilelab — CUDA labs with a grader"
+	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
+	@echo "  make labN SOLUTION=1 the same with the reference solution (instructors)"
+	@echo "  ./grade [labN]       grade the current lab (./grade --help)"
+	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+	@echo "  make deps            install Criterion into .deps/ without root"
+	@echo "  make clean           remove build/"
+	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
+
+# `make lab1`: build the quick check, link build/lab1 to it, remember the lab.
+$(LABS): need-nvcc
+	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/)" >&2; exit 2; }; \
+	$(SUBMISSION) LAB=$@ SRC="$$src" check && \
+	out=$$($(SUBMISSION) LAB=$@ SRC="$$src" print-dirs | cut -d' ' -f1) && \
+	ln -sfn "$${out#$(B)/}/check" $(B)/$@ && \
+	printf '%s %s\n' $@ "$$src" > $(B)/current-lab && \
+	echo "built $(B)/$@ from $$src — run it for a quick check, then ./grade"
+
+.PHONY: need-nvcc
+need-nvcc:
+	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
+
+# ---- tests ---------------------------------------------------------------
+comma := ,
+UNIT_SRC := $(wildcard tests/unit/*.c)
+$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c $(KIT_HEADERS)
+	@mkdir -p $(@D)
+	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+
+$(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS)
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c $(KIT)/json.c.o -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+
+
+# Every lab's skeleton and solution, built exactly as the grader builds them.
+COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))
+compile-all: $(COMPILE_TARGETS)
+compile@%: need-nvcc
+	@$(SUBMISSION) LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
+
+unit-tests: $(B)/tests/unit
+	$(B)/tests/unit
+
+# Grades solutions, skeletons and tests/submissions/ with ./grade, one at a
+# time: measurements must not share the GPU. Skips (and passes) without a GPU.
+gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
+	$(B)/tests/gpu -j1
+
+test: unit-tests compile-all
+	@$(MAKE) --no-print-directory gpu-tests
+
+# ---- rootless Criterion ----------------------------------------------------
+# Debian/Ubuntu packages fetched with apt-get download and unpacked with
+# dpkg -x into .deps/: no root needed. The build finds them on its own.
+CRITERION_DEBS := libcriterion-dev libcriterion3 libnanomsg5 libgit2-1.5 libboxfort-dev \
+                  libhttp-parser2.9 libmbedtls14 libmbedx509-1 libmbedcrypto7 libssh2-1
+deps:
+	@command -v apt-get >/dev/null || { echo "make deps needs apt-get (Debian/Ubuntu); elsewhere install Criterion 2.4 and pkg-config." >&2; exit 2; }
+	@mkdir -p $(DEPS)/debs
+	cd $(DEPS)/debs && apt-get download $(CRITERION_DEBS)
+	for f in $(DEPS)/debs/*.deb; do dpkg -x "$$f" $(DEPS); done
+	@echo "Criterion unpacked into $(DEPS); the build uses it from now on."
+
+clean:
+	rm -rf $(B)

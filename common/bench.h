@@ -1,0 +1,69 @@
+/*
+ * bench.h — how the kit measures a kernel. All measurement vocabulary lives
+ * here (the nvbench words):
+ *
+ *   warm-up   launches before timing, so module loading and clock ramp-up
+ *             stay out of the numbers;
+ *   cold      L2 flushed before every timed launch (a buffer of twice the L2
+ *             size is written), so data never starts in cache;
+ *   sample    one cold launch timed with CUDA events;
+ *   noise     relative standard deviation of the samples; sampling stops at
+ *             `min_samples` once noise <= `max_noise`, or at a cap;
+ *   bytes moved   what the work must read plus write, at least once each;
+ *   copy      the speed of light: a device-to-device copy of the same bytes,
+ *             timed interleaved with the work so clock drift hits both;
+ *   fraction of copy   work GB/s over copy GB/s, medians of the same run.
+ */
+#ifndef TILELAB_BENCH_H
+#define TILELAB_BENCH_H
+
+#include <stddef.h>
+#include "stats.h"
+#include "json.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int warmup_launches;     /* at least this many warm-up launches ...      */
+    double warmup_ms;        /* ... and at least this much GPU time          */
+    int min_samples;
+    int max_samples;
+    double max_noise;        /* 0.01 = 1 % */
+    double max_seconds;      /* wall-clock cap on sampling */
+} tl_bench_plan;
+
+extern const tl_bench_plan TL_BENCH_GRADE;   /* the grader: 30+ samples, noise <= 1 % */
+extern const tl_bench_plan TL_BENCH_QUICK;   /* build/labN: a quick look */
+
+/* Enqueues one run of the work on the default stream. */
+typedef void (*tl_work_fn)(void *ctx);
+
+typedef struct {
+    double bytes;            /* bytes moved by one run */
+    tl_stats work_ms;        /* the kernel under test */
+    tl_stats memcpy_ms;      /* cudaMemcpyAsync device-to-device, same bytes */
+    tl_stats copy4_ms;       /* float4 copy kernel, same bytes */
+    double work_gbps;        /* from the median */
+    double copy_gbps;        /* the faster copy's median: the speed of light */
+    double fraction_of_copy;
+    int noisy;               /* stopped at a cap with noise above max_noise */
+} tl_bench_result;
+
+/* Time `work` (moving `bytes`) cold, interleaved with copies of the same bytes. */
+void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
+                           const tl_bench_plan *plan, tl_bench_result *out);
+
+/* The result as a JSON object member named `key` (times in ms, speeds in GB/s). */
+void tl_bench_write_json(const tl_bench_result *r, tl_json_writer *w, const char *key);
+
+/* The square side the grader measures at: the smallest power of two whose
+ * bytes moved (2 * side^2 * 4) are at least 8x the L2 size, and >= 4096. */
+int tl_bench_measure_side(size_t l2_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,38 @@
+/* shapes.c — seeded random shapes and shape parsing. */
+#include "shapes.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int log_uniform_side(uint64_t bits, int max_side)
+{
+    double u = (double)(bits >> 11) / (double)(1ull << 53);   /* [0, 1) */
+    int side = (int)floor(exp(u * log((double)max_side + 1.0)));
+    return side < 1 ? 1 : side > max_side ? max_side : side;
+}
+
+tl_shape tl_random_shape(uint64_t seed, int k, int max_side)
+{
+    uint64_t h = mix(mix(seed) ^ (uint64_t)(k + 1) * 0xD1B54A32D192ED03ull);
+    tl_shape s = {log_uniform_side(h, max_side), log_uniform_side(mix(h), max_side)};
+    return s;
+}
+
+int tl_parse_shape(const char *text, tl_shape *out)
+{
+    int r, c;
+    char tail;
+    if (sscanf(text, "%d%*[xX]%d%c", &r, &c, &tail) != 2 || r < 1 || c < 1)
+        return -1;
+    out->rows = r;
+    out->cols = c;
+    return 0;
+}

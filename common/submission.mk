@@ -1,0 +1,47 @@
+# submission.mk — one lab file built into the kit's harnesses. Called as
+#   make -f common/submission.mk LAB=lab1 SRC=path/to/file.cu [check|grader]
+# Everything lands in $(OUT), a folder named after SRC, so submissions never
+# share objects. The file may not supply main(): the harnesses do.
+include common/toolchain.mk
+include common/kit.mk
+
+RUBRIC := grader/rubrics/$(LAB).rubric
+KIND := $(shell sed -n 's/^kind[[:space:]]*\([a-z0-9_]*\).*/\1/p' $(RUBRIC) 2>/dev/null)
+OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(SRC:.cu=)))
+
+ifeq ($(KIND),)
+  $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
+endif
+
+.PHONY: check harness grader print-dirs
+check: $(OUT)/check
+# The grader's side alone: a failure here is the kit's, never the student's.
+harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
+         $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o
+grader: harness $(OUT)/tests $(OUT)/measure
+print-dirs:
+	@echo $(OUT) $(KIT)
+
+$(OUT)/student.o: $(SRC) common/tilelab.h common/check.h
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -c $(SRC) -o $@
+
+# What the quick check prints as its title.
+$(OUT)/info.o: $(RUBRIC)
+	@mkdir -p $(@D)
+	$(Q)printf 'const char tl_lab_id[] = "%s";\nconst char tl_lab_source[] = "%s";\n' '$(LAB)' '$(SRC)' | \
+	  gcc -x c -c - -o $@
+
+$(OUT)/check: $(KIT)/$(KIND)_check.cu.o $(OUT)/student.o $(OUT)/info.o $(KIT)/libtilelab.a
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
+
+$(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/student.o $(KIT)/libtilelab.a
+	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(CRITERION_LIBS) -o $@
+
+$(OUT)/measure: $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(KIT)/libtilelab.a
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@

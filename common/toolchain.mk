@@ -1,0 +1,43 @@
+# toolchain.mk — compilers, flags and where things are built. Included by the
+# Makefile and by common/submission.mk; exported so sub-makes agree.
+
+# nvcc: from CUDA_HOME, else PATH, else the toolkit's default location.
+ifeq ($(origin CUDA_HOME),undefined)
+  CUDA_HOME := $(or $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+endif
+NVCC := $(CUDA_HOME)/bin/nvcc
+
+# Target GPU: the visible GPU's compute capability (nvidia-smi), else sm_75,
+# the oldest CUDA 13 supports; its embedded PTX is JIT-compiled on any newer
+# GPU. `make ARCH=sm_86` overrides. Results (speed) depend on this flag.
+ifeq ($(origin ARCH),undefined)
+  ARCH := $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                 head -n1 | sed -n 's/^ *\([0-9]*\)\.\([0-9]*\) *$$/sm_\1\2/p'),sm_75)
+endif
+
+# Criterion: pkg-config first, else the private copy `make deps` unpacks.
+DEPS := $(CURDIR)/.deps
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+DEPS_LIB := $(DEPS)/usr/lib/$(MULTIARCH)
+ifeq ($(origin CRITERION_LIBS),undefined)
+  ifneq ($(shell pkg-config --exists criterion 2>/dev/null && echo yes),)
+    CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
+    CRITERION_LIBS := $(shell pkg-config --libs criterion)
+  else ifneq ($(wildcard $(DEPS)/usr/include/criterion/criterion.h),)
+    # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
+    CRITERION_CFLAGS := -I$(DEPS)/usr/include
+    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(DEPS_LIB)
+  endif
+endif
+export CUDA_HOME ARCH CRITERION_CFLAGS CRITERION_LIBS
+
+# V=1 shows the full compiler commands.
+Q := $(if $(filter 1,$(V)),,@)
+
+B := build
+KIT := $(B)/$(ARCH)/kit
+
+# -lineinfo: sanitizer reports name student lines. -O3: timings are graded.
+NVFLAGS := -arch=$(ARCH) -O3 -lineinfo -std=c++17 -Icommon -Igrader \
+           -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets
+CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Igrader -I$(CUDA_HOME)/include

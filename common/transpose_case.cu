@@ -1,0 +1,172 @@
+/* transpose_case.cu — one checked run of the lab's transpose. */
+#include "transpose_case.h"
+#include "tilelab.h"
+#include "devbuf.h"
+#include "matrix.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tl_case_verdict_name(tl_case_verdict v)
+{
+    static const char *names[] = {"pass", "wrong", "out of bounds", "input changed", "CUDA error"};
+    return names[v];
+}
+
+/* Host and device copies of one matrix. */
+typedef struct {
+    int rows, cols;
+    float *host;
+    tl_devbuf dev;
+} matrix;
+
+static void matrix_alloc(matrix *m, int rows, int cols)
+{
+    m->rows = rows;
+    m->cols = cols;
+    m->host = (float *)malloc((size_t)rows * cols * sizeof(float));
+    if (!m->host)
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host matrix)", __FILE__, __LINE__);
+    tl_devbuf_alloc(&m->dev, (size_t)rows * cols);
+}
+
+static void matrix_free(matrix *m)
+{
+    free(m->host);
+    tl_devbuf_free(&m->dev);
+}
+
+static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->verdict = v;
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Launch, then wait: a bad configuration fails at launch, a faulting kernel at the wait. */
+static int launch_checked(const float *in, float *out, int rows, int cols, tl_case_result *r)
+{
+    launch_transpose(in, out, rows, cols);
+    cudaError_t err = cudaGetLastError();
+    const char *when = "at launch";
+    if (err == cudaSuccess) {
+        err = cudaDeviceSynchronize();
+        when = "while the kernel ran";
+    }
+    if (err == cudaSuccess)
+        return 0;
+    set(r, TL_CASE_CUDA_ERROR, "shape %dx%d: CUDA error %s: %s (%s). Next: %s.", rows, cols,
+        when, cudaGetErrorName(err), cudaGetErrorString(err), tl_cuda_error_hint(err));
+    return -1;
+}
+
+/* After one launch: guards of out, guards and contents of in, then the values. */
+static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_result *r, const char *what)
+{
+    char detail[512];
+    tl_guard_report g = tl_devbuf_download(&out->dev, out->host);
+    if (g.count) {
+        tl_describe_guard(&g, "output", out->dev.n, detail, sizeof detail);
+        set(r, TL_CASE_OUT_OF_BOUNDS, "shape %dx%d%s: %s. Next: threads outside the matrix must not "
+            "store; check the bounds test covers both r < rows and c < cols (handout: Bounds checks).",
+            in->rows, in->cols, what, detail);
+        return -1;
+    }
+    float *in_now = (float *)malloc(in->dev.n * sizeof(float));
+    if (!in_now)
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(input copy)", __FILE__, __LINE__);
+    g = tl_devbuf_download(&in->dev, in_now);
+    tl_mismatch m = tl_compare_exact(in->host, in_now, in->rows, in->cols);
+    free(in_now);
+    if (g.count || m.count) {
+        if (g.count)
+            tl_describe_guard(&g, "input", in->dev.n, detail, sizeof detail);
+        else
+            snprintf(detail, sizeof detail, "the input changed at (row %d, col %d)", m.row, m.col);
+        set(r, TL_CASE_INPUT_CHANGED, "shape %dx%d%s: %s. Next: a kernel may only write `out`; "
+            "check which pointer your store uses.", in->rows, in->cols, what, detail);
+        return -1;
+    }
+    m = tl_compare_exact(expected, out->host, out->rows, out->cols);
+    if (m.count) {
+        tl_describe_mismatch(&m, out->rows, out->cols, detail, sizeof detail);
+        const char *next = isnan(m.got)
+            ? "nothing was written there (the output starts as NaN): does your grid cover every "
+              "row and column? (handout: Threads, blocks and 2D grids)"
+            : "a wrong value landed there: check out[c * rows + r] = in[r * cols + c] "
+              "(handout: Row-major layout)";
+        set(r, TL_CASE_WRONG, "shape %dx%d%s: output %dx%d, %s. Next: %s.", in->rows, in->cols, what,
+            out->rows, out->cols, detail, next);
+        return -1;
+    }
+    return 0;
+}
+
+tl_case_result tl_transpose_case(int rows, int cols, uint64_t seed)
+{
+    tl_case_result r;
+    matrix in, out;
+    matrix_alloc(&in, rows, cols);
+    matrix_alloc(&out, cols, rows);
+    float *expected = (float *)malloc((size_t)rows * cols * sizeof(float));
+    if (!expected)
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(reference)", __FILE__, __LINE__);
+
+    tl_fill_seeded(in.host, in.dev.n, seed);
+    tl_transpose_ref(in.host, expected, rows, cols);
+    tl_devbuf_upload(&in.dev, in.host);
+    tl_devbuf_poison(&out.dev);
+
+    set(&r, TL_CASE_PASS, "shape %dx%d: transposed exactly", rows, cols);
+    if (launch_checked(in.dev.data, out.dev.data, rows, cols, &r) == 0)
+        check_launch(&in, &out, expected, &r, "");
+
+    free(expected);
+    matrix_free(&in);
+    matrix_free(&out);
+    return r;
+}
+
+tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed)
+{
+    tl_case_result r;
+    matrix in, mid, back;
+    matrix_alloc(&in, rows, cols);
+    matrix_alloc(&mid, cols, rows);
+    matrix_alloc(&back, rows, cols);
+    float *expected_mid = (float *)malloc((size_t)rows * cols * sizeof(float));
+    if (!expected_mid)
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(reference)", __FILE__, __LINE__);
+
+    tl_fill_seeded(in.host, in.dev.n, seed);
+    tl_transpose_ref(in.host, expected_mid, rows, cols);
+    tl_devbuf_upload(&in.dev, in.host);
+    tl_devbuf_poison(&mid.dev);
+    tl_devbuf_poison(&back.dev);
+
+    set(&r, TL_CASE_PASS, "shape %dx%d: transposed twice, the input came back", rows, cols);
+    if (launch_checked(in.dev.data, mid.dev.data, rows, cols, &r) == 0 &&
+        check_launch(&in, &mid, expected_mid, &r, ", first transpose") == 0 &&
+        launch_checked(mid.dev.data, back.dev.data, cols, rows, &r) == 0)
+        check_launch(&mid, &back, in.host, &r, " transposed back");
+
+    free(expected_mid);
+    matrix_free(&in);
+    matrix_free(&mid);
+    matrix_free(&back);
+    return r;
+}
+
+void tl_transpose_work(void *args)
+{
+    const tl_transpose_args *a = (const tl_transpose_args *)args;
+    launch_transpose(a->in, a->out, a->rows, a->cols);
+}

@@ -1,0 +1,118 @@
+/*
+ * transpose_check.cu — the quick check behind build/lab1..3: run the
+ * student's transpose on a few visible shapes and one large one, and print
+ * shape, time, GB/s, % of copy and a verdict. Grading is ./grade's job.
+ */
+#include "tilelab.h"
+#include "bench.h"
+#include "device.h"
+#include "matrix.h"
+#include "shapes.h"
+#include "transpose_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Written per submission by common/submission.mk. */
+extern "C" const char tl_lab_id[], tl_lab_source[];
+
+static const tl_shape visible_shapes[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {1000, 1500}};
+
+static void usage(FILE *to, const char *prog)
+{
+    fprintf(to, "usage: %s [--rows R --cols C] [--seed S]\n"
+                "  Checks and times %s on a few shapes and one large one,\n"
+                "  or on R x C only. Grading is ./grade's job.\n", prog, tl_lab_source);
+}
+
+/* Times one shape that passed its check. */
+static void time_shape(int rows, int cols, tl_bench_result *b)
+{
+    size_t n = (size_t)rows * cols;
+    tl_transpose_args a = {NULL, NULL, rows, cols};
+    float *host = (float *)malloc(n * sizeof(float));
+    tl_fill_seeded(host, n, 1);
+    CHECK_CUDA(cudaMalloc((void **)&a.in, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&a.out, n * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy((void *)a.in, host, n * sizeof(float), cudaMemcpyHostToDevice));
+    tl_bench_against_copy(tl_transpose_work, &a, 2.0 * n * sizeof(float), &TL_BENCH_QUICK, b);
+    CHECK_CUDA(cudaFree((void *)a.in));
+    CHECK_CUDA(cudaFree(a.out));
+    free(host);
+}
+
+/* One table row; returns the verdict. */
+static tl_case_verdict check_shape(int rows, int cols, uint64_t seed)
+{
+    char shape[32];
+    snprintf(shape, sizeof shape, "%dx%d", rows, cols);
+    tl_case_result r = tl_transpose_case(rows, cols, seed);
+    if (r.verdict != TL_CASE_PASS) {
+        printf("%-13s %10s %9s %10s %9s  %s\n", shape, "-", "-", "-", "-", tl_case_verdict_name(r.verdict));
+        printf("    %s\n", r.message);
+        return r.verdict;
+    }
+    tl_bench_result b;
+    time_shape(rows, cols, &b);
+    printf("%-13s %10.4f %9.1f %10.1f %8.1f%%  ok%s\n", shape, b.work_ms.median, b.work_gbps,
+           b.copy_gbps, 100 * b.fraction_of_copy, b.noisy ? " (noisy)" : "");
+    return r.verdict;
+}
+
+int main(int argc, char **argv)
+{
+    int rows = 0, cols = 0;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, argv[0]);
+            return 0;
+        } else if (!strcmp(argv[i], "--rows") && v) {
+            rows = atoi(v), i++;
+        } else if (!strcmp(argv[i], "--cols") && v) {
+            cols = atoi(v), i++;
+        } else if (!strcmp(argv[i], "--seed") && v) {
+            seed = strtoull(v, NULL, 10), i++;
+        } else {
+            fprintf(stderr, "%s: unknown or incomplete option '%s'\n", argv[0], argv[i]);
+            usage(stderr, argv[0]);
+            return TL_EXIT_CANNOT_RUN;
+        }
+    }
+    if ((rows || cols) && (rows < 1 || cols < 1)) {
+        fprintf(stderr, "%s: give both --rows and --cols, each at least 1\n", argv[0]);
+        return TL_EXIT_CANNOT_RUN;
+    }
+
+    tl_device_info dev;
+    tl_device_open_or_exit(&dev, argv[0]);
+    char desc[512];
+    tl_device_describe(&dev, desc, sizeof desc);
+    printf("tilelab quick check: %s (%s)\nGPU: %s\n", tl_lab_id, tl_lab_source, desc);
+    printf("Each timing: median of cold launches (L2 flushed); copy = device-to-device copy, same bytes.\n\n");
+    printf("%-13s %10s %9s %10s %9s  %s\n", "shape", "time ms", "GB/s", "copy GB/s", "of copy", "verdict");
+
+    int failed = 0;
+    if (rows) {
+        failed = check_shape(rows, cols, seed) != TL_CASE_PASS;
+    } else {
+        int side = tl_bench_measure_side(dev.l2_bytes);
+        tl_shape shapes[sizeof visible_shapes / sizeof visible_shapes[0] + 1];
+        size_t count = sizeof visible_shapes / sizeof visible_shapes[0];
+        memcpy(shapes, visible_shapes, sizeof visible_shapes);
+        shapes[count++] = (tl_shape){side, side};
+        for (size_t i = 0; i < count; i++) {
+            tl_case_verdict v = check_shape(shapes[i].rows, shapes[i].cols, seed + i);
+            failed += v != TL_CASE_PASS;
+            if (v == TL_CASE_CUDA_ERROR) {
+                printf("stopping: after this error the GPU context is unusable for this process.\n");
+                break;
+            }
+        }
+    }
+    printf("\n%s\n", failed ? "Some shapes failed: fix them, then run ./grade."
+                            : "All shapes correct. Run ./grade for the hidden tests and your score.");
+    return failed ? TL_EXIT_FAILED : TL_EXIT_OK;
+}

@@ -1,0 +1,509 @@
+/*
+ * report.c — the grader's score-and-report step. Reads the rubric, the hidden
+ * tests' Criterion JSON and the measurement JSON; prints the report; writes
+ * Gradescope's results.json (always, also when grading was impossible) and
+ * appends a row to the history CSV. Exit: 0 full marks, 1 points lost,
+ * 2 could not grade.
+ *
+ *   report --rubric R --source F --seed S --results OUT.json [--history H.csv]
+ *          [--device DEV.json] [--tests TESTS.json] [--tests-log LOG]
+ *          [--measure M.json] [--measure-status N] [--build-log LOG]
+ *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
+ */
+#include "rubric.h"
+#include "csv.h"
+#include "json.h"
+#include "shapes.h"
+#include "hidden.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_TESTS = 128, OUTPUT_LEN = 8192 };
+
+typedef struct {
+    char name[160];
+    double score, max_score;
+    int passed;
+    char output[OUTPUT_LEN];
+} graded_test;
+
+typedef struct {
+    const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
+        *tests_log, *measure_json, *build_log, *problem;
+    int measure_status;
+    int quiet;   /* results.json only: the caller has said what went wrong */
+    double elapsed;
+} options;
+
+typedef struct {
+    tl_rubric rubric;
+    char device[512];
+    graded_test tests[MAX_TESTS];
+    int ntests;
+    int could_not_grade;
+    char problem[OUTPUT_LEN];
+    int measured;                 /* a verified measurement exists */
+    int rows, cols;
+    double gbps, copy_gbps, fraction, noise;
+} grade;
+
+static int colour;
+
+static const char *paint(const char *code) { return colour ? code : ""; }
+#define GREEN paint("\033[32m")
+#define RED paint("\033[31m")
+#define BOLD paint("\033[1m")
+#define RESET paint("\033[0m")
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Append up to `max_lines` lines of a file, optionally only those containing `filter`. */
+static void append_file(char *buf, size_t len, const char *path, const char *filter, int max_lines)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f)
+        return;
+    char line[1024];
+    int n = 0;
+    while (n < max_lines && fgets(line, sizeof line, f)) {
+        if (filter && !strstr(line, filter))
+            continue;
+        appendf(buf, len, "    %s", line);
+        if (!strchr(line, '\n'))
+            appendf(buf, len, "\n");
+        n++;
+    }
+    fclose(f);
+}
+
+/* ---- hidden tests ------------------------------------------------------ */
+
+/* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)". */
+static void display_name(const char *test, const char *seed, char *out, size_t len, tl_shape *shape)
+{
+    const char *rest = strchr(test, '_') ? strchr(test, '_') + 1 : test;
+    int k;
+    shape->rows = shape->cols = 0;
+    if (sscanf(rest, "random_%d", &k) == 1) {
+        *shape = tl_random_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MAX_SIDE);
+        snprintf(out, len, "%s (%dx%d)", rest, shape->rows, shape->cols);
+        return;
+    }
+    const char *digits = rest + strcspn(rest, "0123456789");
+    if (tl_parse_shape(digits, shape) != 0)
+        shape->rows = shape->cols = 0;
+    snprintf(out, len, "%s", rest);
+    for (char *p = out; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+}
+
+/* Reason and next step for a test that did not pass. */
+static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len)
+{
+    const char *status = tl_json_string(test, "status", "?");
+    const tl_json *messages = tl_json_get(test, "messages");
+    size_t nmsg = tl_json_length(messages);
+    const char *first = nmsg ? messages->child->string : NULL;
+    if (first && strstr(first, "timed out")) {
+        appendf(out, len, "timed out after %g s: the kernel never finished. Either it loops forever "
+                "(a loop whose exit depends on something that never changes) or it does far too much "
+                "work per thread. Next: run build/%s --rows 31 --cols 33 and check every loop ends.\n",
+                r->test_timeout_s, r->id);
+    } else if (first && strstr(first, "crashed")) {
+        appendf(out, len, "the test process crashed (a signal such as a segmentation fault in host "
+                "code). Next: run build/%s and read the first error it prints.\n", r->id);
+    } else if (nmsg == 0) {
+        appendf(out, len, "the test process ended early (%s, no message): does your code call exit() "
+                "or abort()? Next: run build/%s.\n", status, r->id);
+    } else {
+        for (const tl_json *m = messages->child; m; m = m->next) {
+            if (m->type != TL_JSON_STRING)
+                continue;
+            /* Criterion prefixes "file:line: "; the message itself is what matters. */
+            const char *text = m->string;
+            const char *colon = strstr(text, ": ");
+            if (colon && strchr(text, ':') < colon && strstr(text, ".c:") && strstr(text, ".c:") < colon)
+                text = colon + 2;
+            while (*text == ' ')
+                text++;
+            const char *next = strstr(text, " Next: ");
+            if (next)
+                appendf(out, len, "%.*s\nNext: %s\n", (int)(next - text), text, next + 7);
+            else
+                appendf(out, len, "%s\n", text);
+        }
+    }
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(tl_json_string(*(const tl_json *const *)a, "name", ""),
+                  tl_json_string(*(const tl_json *const *)b, "name", ""));
+}
+
+static int grade_tests(grade *g, const options *o)
+{
+    char err[256];
+    tl_json *doc = o->tests_json ? tl_json_parse_file(o->tests_json, err, sizeof err) : NULL;
+    if (!doc) {
+        snprintf(g->problem, sizeof g->problem, "the hidden tests produced no readable results (%s).\n",
+                 o->tests_json ? err : "no report");
+        append_file(g->problem, sizeof g->problem, o->tests_log, NULL, 20);
+        return -1;
+    }
+    const tl_json *all[MAX_TESTS];
+    int n = 0;
+    for (const tl_json *suite = tl_json_get(doc, "test_suites") ? tl_json_get(doc, "test_suites")->child : NULL;
+         suite; suite = suite->next)
+        for (const tl_json *t = tl_json_get(suite, "tests") ? tl_json_get(suite, "tests")->child : NULL;
+             t && n < MAX_TESTS; t = t->next)
+            all[n++] = t;
+    if (n == 0) {
+        snprintf(g->problem, sizeof g->problem, "the hidden tests reported no test at all.\n");
+        tl_json_free(doc);
+        return -1;
+    }
+    qsort(all, (size_t)n, sizeof all[0], by_name);
+
+    /* Right on every square shape, wrong only on others: rows and cols swapped. */
+    int square_fail = 0, other_fail = 0, square_pass = 0;
+    for (int i = 0; i < n; i++) {
+        graded_test *t = &g->tests[g->ntests++];
+        tl_shape shape;
+        display_name(tl_json_string(all[i], "name", "?"), o->seed, t->name, sizeof t->name, &shape);
+        t->max_score = g->rubric.correctness_points / n;
+        t->passed = strcmp(tl_json_string(all[i], "status", ""), "PASSED") == 0;
+        t->score = t->passed ? t->max_score : 0;
+        t->output[0] = '\0';
+        if (!t->passed)
+            explain_failure(all[i], &g->rubric, t->output, sizeof t->output);
+        int square = shape.rows > 0 && shape.rows == shape.cols;
+        if (square && t->passed) square_pass++;
+        else if (square) square_fail++;
+        else if (!t->passed && shape.rows > 0) other_fail++;
+    }
+    if (square_pass >= 2 && square_fail == 0 && other_fail > 0) {
+        for (int i = 0; i < g->ntests; i++)
+            if (!g->tests[i].passed)
+                appendf(g->tests[i].output, OUTPUT_LEN, "Note: every square shape passed and only "
+                        "non-square ones failed: rows and cols are probably swapped in an index or "
+                        "in the grid (handout: Row-major layout).\n");
+    }
+    tl_json_free(doc);
+    return 0;
+}
+
+/* ---- performance ------------------------------------------------------- */
+
+static void grade_performance(grade *g, const options *o, int all_passed)
+{
+    graded_test *t = &g->tests[g->ntests++];
+    const tl_rubric *r = &g->rubric;
+    snprintf(t->name, sizeof t->name, "performance: bandwidth as a fraction of copy");
+    t->max_score = r->performance_points;
+    t->score = 0;
+    t->output[0] = '\0';
+    char thresholds[160];
+    snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of copy = 0 points, %.3f of copy = %g points",
+             r->perf_low, r->perf_high, r->performance_points);
+
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not measured: performance counts only when every correctness "
+                "test passes.\nNext: fix the failing tests above.\n");
+        return;
+    }
+    char err[256];
+    tl_json *m = o->measure_json && o->measure_status != 124 ? tl_json_parse_file(o->measure_json, err, sizeof err) : NULL;
+    if (!m) {
+        if (o->measure_status == 124)
+            appendf(t->output, OUTPUT_LEN, "the measurement timed out after %g s. Next: time your kernel "
+                    "with build/%s; it should take milliseconds at 8192x8192.\n", r->measure_timeout_s, r->id);
+        else
+            appendf(t->output, OUTPUT_LEN, "the measurement failed (exit %d) and wrote no result.\n",
+                    o->measure_status);
+        append_file(t->output, OUTPUT_LEN, o->tests_log, "measure", 10);
+        return;
+    }
+    const tl_json *bench = tl_json_get(m, "bench");
+    g->rows = (int)tl_json_number(m, "rows", 0);
+    g->cols = (int)tl_json_number(m, "cols", 0);
+    g->gbps = tl_json_number(bench, "work_gbps", 0);
+    g->copy_gbps = tl_json_number(bench, "copy_gbps", 0);
+    g->fraction = tl_json_number(bench, "fraction_of_copy", 0);
+    g->noise = tl_json_number(tl_json_get(bench, "work"), "noise", 0);
+    int samples = (int)tl_json_number(bench, "samples", 0);
+    int noisy = (int)tl_json_number(bench, "noisy", 0);
+    int verified = (int)tl_json_number(m, "verified_after_timing", 0);
+
+    appendf(t->output, OUTPUT_LEN, "%dx%d, cold (L2 flushed), median of %d samples, noise %.2f %%%s\n",
+            g->rows, g->cols, samples, 100 * g->noise,
+            noisy ? " (noisy: above 1 % at the sample cap; a busy GPU? grade again)" : "");
+    appendf(t->output, OUTPUT_LEN, "your kernel %.1f GB/s = %.3f of copy (copy %.1f GB/s, same run)\n%s\n",
+            g->gbps, g->fraction, g->copy_gbps, thresholds);
+    if (!verified) {
+        appendf(t->output, OUTPUT_LEN, "the output was wrong after timing (%s): no performance points. "
+                "Next: a kernel must give the same result on every launch.\n",
+                tl_json_string(m, "verification", "?"));
+    } else {
+        g->measured = 1;
+        t->score = tl_rubric_perf_points(r, g->fraction);
+        if (t->score < t->max_score)
+            appendf(t->output, OUTPUT_LEN, "Next: %s\n", g->fraction <= r->perf_low
+                    ? "launch enough threads: one thread per element, in blocks of 256 or more (handout: Threads, blocks and 2D grids)"
+                    : "let consecutive threads (threadIdx.x) read consecutive columns so reads coalesce (handout: Why the writes are strided)");
+    }
+    t->passed = t->score >= t->max_score;
+    tl_json_free(m);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static double total(const grade *g, int max)
+{
+    double s = 0;
+    for (int i = 0; i < g->ntests; i++)
+        s += max ? g->tests[i].max_score : g->tests[i].score;
+    return s;
+}
+
+static void print_indented(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        size_t n = strcspn(p, "\n");
+        printf("        %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+static void print_report(const grade *g, const options *o)
+{
+    printf("\n%s%s: %s%s\n", BOLD, g->rubric.id, g->rubric.title, RESET);
+    printf("  file  %s\n", o->source);
+    if (g->device[0])
+        printf("  GPU   %s\n", g->device);
+    printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n\n", o->seed, o->seed);
+    if (g->could_not_grade) {
+        printf("%sCould not grade:%s\n", RED, RESET);
+        print_indented(g->problem);
+        printf("\nScore: not graded (0/%g)\n", g->rubric.correctness_points + g->rubric.performance_points);
+        return;
+    }
+    for (int i = 0; i < g->ntests; i++) {
+        const graded_test *t = &g->tests[i];
+        int perf = i == g->ntests - 1;
+        if (perf)
+            printf("\n");
+        printf("  %s%-4s%s  %-46s %6.2f/%-6.2f\n", t->passed ? GREEN : RED,
+               t->passed ? "PASS" : (perf && t->score > 0 ? "PART" : "FAIL"), RESET, t->name, t->score, t->max_score);
+        if (t->output[0])
+            print_indented(t->output);
+    }
+    printf("\n%sScore: %.2f/%g%s\n", BOLD, total(g, 0), total(g, 1), RESET);
+}
+
+static void write_results(const grade *g, const options *o)
+{
+    FILE *f = fopen(o->results, "w");
+    if (!f) {
+        fprintf(stderr, "grade: cannot write %s\n", o->results);
+        return;
+    }
+    double max = g->rubric.correctness_points + g->rubric.performance_points;
+    tl_json_writer w;
+    tl_jw_init(&w, f);
+    tl_jw_object_begin(&w, NULL);
+    tl_jw_number(&w, "score", g->could_not_grade ? 0 : total(g, 0));
+    tl_jw_number(&w, "max_score", max);
+    tl_jw_number(&w, "execution_time", o->elapsed);
+    if (g->could_not_grade) {
+        char text[OUTPUT_LEN + 64];
+        snprintf(text, sizeof text, "Could not grade: %s", g->problem);
+        tl_jw_string(&w, "output", text);
+    }
+    tl_jw_string(&w, "visibility", "visible");
+    tl_jw_string(&w, "stdout_visibility", "hidden");
+    tl_jw_array_begin(&w, "tests");
+    for (int i = 0; i < g->ntests; i++) {
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "name", g->tests[i].name);
+        tl_jw_number(&w, "score", g->tests[i].score);
+        tl_jw_number(&w, "max_score", g->tests[i].max_score);
+        tl_jw_string(&w, "status", g->tests[i].passed ? "passed" : "failed");
+        tl_jw_string(&w, "output", g->tests[i].output);
+        tl_jw_string(&w, "visibility", "visible");
+        tl_jw_object_end(&w);
+    }
+    tl_jw_array_end(&w);
+    if (g->measured) {
+        tl_jw_array_begin(&w, "leaderboard");
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "name", "Bandwidth (GB/s)");
+        tl_jw_number(&w, "value", g->gbps);
+        tl_jw_string(&w, "order", "desc");
+        tl_jw_object_end(&w);
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "name", "Fraction of copy");
+        tl_jw_number(&w, "value", g->fraction);
+        tl_jw_string(&w, "order", "desc");
+        tl_jw_object_end(&w);
+        tl_jw_array_end(&w);
+    }
+    tl_jw_object_begin(&w, "extra_data");
+    tl_jw_string(&w, "lab", g->rubric.id);
+    tl_jw_string(&w, "source", o->source);
+    tl_jw_string(&w, "seed", o->seed);
+    tl_jw_string(&w, "gpu", g->device);
+    tl_jw_bool(&w, "graded", !g->could_not_grade);
+    if (g->measured) {
+        tl_jw_int(&w, "rows", g->rows);
+        tl_jw_int(&w, "cols", g->cols);
+        tl_jw_number(&w, "gbps", g->gbps);
+        tl_jw_number(&w, "copy_gbps", g->copy_gbps);
+        tl_jw_number(&w, "fraction_of_copy", g->fraction);
+        tl_jw_number(&w, "noise", g->noise);
+    }
+    tl_jw_object_end(&w);
+    tl_jw_object_end(&w);
+    if (fclose(f) != 0)
+        fprintf(stderr, "grade: error writing %s\n", o->results);
+}
+
+/* Columns of the history CSV (documented in README.md, read by plots/). */
+static const char *const history_header[] = {
+    "time_utc", "lab", "source", "gpu", "rows", "cols", "gbps", "copy_gbps",
+    "fraction_of_copy", "score", "max_score", "seed"};
+enum { HISTORY_COLUMNS = sizeof history_header / sizeof history_header[0] };
+
+static void append_history(const grade *g, const options *o)
+{
+    if (!o->history || g->could_not_grade)
+        return;
+    char when[32], rows[16] = "", cols[16] = "", gbps[32] = "", copy[32] = "", frac[32] = "",
+         score[32], max[32];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    if (g->measured) {
+        snprintf(rows, sizeof rows, "%d", g->rows);
+        snprintf(cols, sizeof cols, "%d", g->cols);
+        snprintf(gbps, sizeof gbps, "%.2f", g->gbps);
+        snprintf(copy, sizeof copy, "%.2f", g->copy_gbps);
+        snprintf(frac, sizeof frac, "%.4f", g->fraction);
+    }
+    snprintf(score, sizeof score, "%.2f", total(g, 0));
+    snprintf(max, sizeof max, "%g", total(g, 1));
+    const char *row[HISTORY_COLUMNS] = {when, g->rubric.id, o->source, g->device, rows, cols,
+                                        gbps, copy, frac, score, max, o->seed};
+    if (tl_csv_append(o->history, history_header, row, HISTORY_COLUMNS) != 0)
+        fprintf(stderr, "grade: cannot append to %s\n", o->history);
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = "1";
+    for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--quiet")) {
+            o->quiet = 1;
+            i--;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "report: option %s needs a value\n", argv[i]);
+            return -1;
+        }
+        const char *k = argv[i], *v = argv[i + 1];
+        if (!strcmp(k, "--rubric")) o->rubric_path = v;
+        else if (!strcmp(k, "--source")) o->source = v;
+        else if (!strcmp(k, "--seed")) o->seed = v;
+        else if (!strcmp(k, "--results")) o->results = v;
+        else if (!strcmp(k, "--history")) o->history = v;
+        else if (!strcmp(k, "--device")) o->device_json = v;
+        else if (!strcmp(k, "--tests")) o->tests_json = v;
+        else if (!strcmp(k, "--tests-log")) o->tests_log = v;
+        else if (!strcmp(k, "--measure")) o->measure_json = v;
+        else if (!strcmp(k, "--measure-status")) o->measure_status = atoi(v);
+        else if (!strcmp(k, "--build-log")) o->build_log = v;
+        else if (!strcmp(k, "--problem")) o->problem = v;
+        else if (!strcmp(k, "--elapsed")) o->elapsed = atof(v);
+        else {
+            fprintf(stderr, "report: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if (!o->rubric_path || !o->source || !o->results) {
+        fprintf(stderr, "report: --rubric, --source and --results are required\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void read_device(grade *g, const char *path)
+{
+    char err[256];
+    tl_json *d = path ? tl_json_parse_file(path, err, sizeof err) : NULL;
+    if (!d)
+        return;
+    snprintf(g->device, sizeof g->device, "%s (%s, %d SMs)", tl_json_string(d, "name", "?"),
+             tl_json_string(d, "arch", "?"), (int)tl_json_number(d, "sm_count", 0));
+    tl_json_free(d);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    static grade g;
+    char err[512];
+    if (tl_rubric_load(o.rubric_path, &g.rubric, err, sizeof err) != 0) {
+        fprintf(stderr, "grade: %s\n", err);
+        return 2;
+    }
+    colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    read_device(&g, o.device_json);
+
+    if (o.build_log) {
+        g.could_not_grade = 1;
+        snprintf(g.problem, sizeof g.problem, "%s does not compile. The compiler says:\n", o.source);
+        append_file(g.problem, sizeof g.problem, o.build_log, NULL, 40);
+        appendf(g.problem, sizeof g.problem, "Next: fix the first error, then `make %s`.\n", g.rubric.id);
+    } else if (o.problem) {
+        g.could_not_grade = 1;
+        snprintf(g.problem, sizeof g.problem, "%s\n", o.problem);
+    } else if (grade_tests(&g, &o) != 0) {
+        g.could_not_grade = 1;
+    } else {
+        int all_passed = 1;
+        for (int i = 0; i < g.ntests; i++)
+            all_passed &= g.tests[i].passed;
+        grade_performance(&g, &o, all_passed);
+    }
+
+    if (!o.quiet)
+        print_report(&g, &o);
+    write_results(&g, &o);
+    append_history(&g, &o);
+    if (g.could_not_grade)
+        return 2;
+    return fabs(total(&g, 0) - total(&g, 1)) < 1e-9 ? 0 : 1;
+}

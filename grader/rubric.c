@@ -1,0 +1,97 @@
+/* rubric.c — read a rubric file; points from a measured ratio. */
+#include "rubric.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum field_type { TEXT, NUMBER };
+
+static const struct field {
+    const char *key;
+    enum field_type type;
+    size_t offset, size;
+} fields[] = {
+#define TEXT_FIELD(name) {#name, TEXT, offsetof(tl_rubric, name), sizeof(((tl_rubric *)0)->name)}
+#define NUMBER_FIELD(name) {#name, NUMBER, offsetof(tl_rubric, name), sizeof(double)}
+    TEXT_FIELD(id), TEXT_FIELD(title), TEXT_FIELD(kind),
+    NUMBER_FIELD(correctness_points), NUMBER_FIELD(performance_points),
+    NUMBER_FIELD(test_timeout_s), NUMBER_FIELD(measure_timeout_s),
+    NUMBER_FIELD(perf_low), NUMBER_FIELD(perf_high),
+};
+enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
+
+int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open the rubric", path);
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    int seen[FIELD_COUNT] = {0};
+    char line[512];
+    int lineno = 0, status = 0;
+    while (status == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *key = strtok(line, " \t\r\n");
+        if (!key)
+            continue;
+        char *value = strtok(NULL, "\r\n");
+        while (value && (*value == ' ' || *value == '\t'))
+            value++;
+        if (value) {   /* trim trailing blanks left by a comment */
+            char *end = value + strlen(value);
+            while (end > value && (end[-1] == ' ' || end[-1] == '\t'))
+                *--end = '\0';
+        }
+        int k = 0;
+        while (k < FIELD_COUNT && strcmp(fields[k].key, key) != 0)
+            k++;
+        if (k == FIELD_COUNT || !value || !*value) {
+            snprintf(err, errlen, "%s:%d: %s '%s'", path, lineno,
+                     k == FIELD_COUNT ? "unknown key" : "no value for", key);
+            status = -1;
+            break;
+        }
+        char *dest = (char *)r + fields[k].offset;
+        if (fields[k].type == TEXT) {
+            snprintf(dest, fields[k].size, "%s", value);
+        } else {
+            char *end;
+            double d = strtod(value, &end);
+            if (end == value || *end) {
+                snprintf(err, errlen, "%s:%d: '%s' is not a number for %s", path, lineno, value, key);
+                status = -1;
+                break;
+            }
+            memcpy(dest, &d, sizeof d);
+        }
+        seen[k] = 1;
+    }
+    fclose(f);
+    for (int k = 0; status == 0 && k < FIELD_COUNT; k++) {
+        if (!seen[k]) {
+            snprintf(err, errlen, "%s: missing key '%s'", path, fields[k].key);
+            status = -1;
+        }
+    }
+    if (status == 0 && !(r->perf_low < r->perf_high)) {
+        snprintf(err, errlen, "%s: perf_low must be below perf_high", path);
+        status = -1;
+    }
+    return status;
+}
+
+double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)
+{
+    double t = (fraction_of_copy - r->perf_low) / (r->perf_high - r->perf_low);
+    if (!(t > 0))   /* also NaN */
+        t = 0;
+    if (t > 1)
+        t = 1;
+    return t * r->performance_points;
+}

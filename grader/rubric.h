@@ -1,0 +1,27 @@
+/*
+ * rubric.h — a lab's rubric file (grader/rubrics/labN.rubric): `key value`
+ * lines, '#' starts a comment. Scoring rules live here and nowhere else.
+ */
+#ifndef TILELAB_RUBRIC_H
+#define TILELAB_RUBRIC_H
+
+#include <stddef.h>
+
+typedef struct {
+    char id[32];
+    char title[128];
+    char kind[32];
+    double correctness_points;
+    double performance_points;
+    double test_timeout_s;
+    double measure_timeout_s;
+    double perf_low, perf_high;   /* fractions of copy speed */
+} tl_rubric;
+
+/* 0 on success; else -1 with "file:line: what" in err. */
+int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen);
+
+/* Points for a measured fraction of copy: 0 at or below low, all at or above high, linear between. */
+double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy);
+
+#endif
