@@ -58,8 +58,9 @@ compile-all: $(COMPILE_TARGETS)
 compile@%: need-nvcc
 	@$(SUBMISSION) LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
-unit-tests: $(B)/tests/unit
-	$(B)/tests/unit
+# -j1: the report tests share one output folder.
+unit-tests: $(B)/tests/unit $(B)/tools/report
+	$(B)/tests/unit -j1
 
 # Grades solutions, skeletons and tests/submissions/ with ./grade, one at a
 # time: measurements must not share the GPU. Skips (and passes) without a GPU.

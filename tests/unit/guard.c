@@ -1,0 +1,44 @@
+/* Guard regions: an overwritten canary is found and located. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "guard.h"
+
+enum { G = 8, N = 10 };
+
+Test(guard, untouched_guards_report_nothing)
+{
+    uint32_t before[G], after[G];
+    tl_guard_fill(before, G);
+    tl_guard_fill(after, G);
+    tl_guard_report g = tl_guard_scan(before, after, G, N);
+    cr_assert_eq(g.count, 0);
+}
+
+Test(guard, write_past_the_end_is_located)
+{
+    uint32_t before[G], after[G];
+    tl_guard_fill(before, G);
+    tl_guard_fill(after, G);
+    after[3] = 0;
+    after[5] = 0;
+    tl_guard_report g = tl_guard_scan(before, after, G, N);
+    cr_assert_eq(g.count, 2);
+    cr_assert_eq(g.offset, N + 3);
+    char text[256];
+    tl_describe_guard(&g, "output", N, text, sizeof text);
+    cr_assert(strstr(text, "wrote outside the output at offset 13") && strstr(text, "4 elements past its end"), "%s", text);
+}
+
+Test(guard, write_before_the_start_is_located)
+{
+    uint32_t before[G], after[G];
+    tl_guard_fill(before, G);
+    tl_guard_fill(after, G);
+    before[G - 1] = 0x3F800000u;   /* 1.0f right before element 0 */
+    tl_guard_report g = tl_guard_scan(before, after, G, N);
+    cr_assert_eq(g.count, 1);
+    cr_assert_eq(g.offset, -1);
+    char text[256];
+    tl_describe_guard(&g, "output", N, text, sizeof text);
+    cr_assert(strstr(text, "1 elements before its start"), "%s", text);
+}

@@ -1,0 +1,166 @@
+/*
+ * The score-and-report step (build/tools/report), run as ./grade runs it on
+ * fixture inputs: scores, exit codes, the results.json format and the
+ * history CSV are pinned here.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "json.h"
+
+#define OUT "build/tests/report-out"
+
+/* Runs the report tool; returns its exit status and the parsed results.json. */
+static int run_report(const char *args, tl_json **results)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p " OUT " && rm -f " OUT "/results.json && "
+             "NO_COLOR=1 build/tools/report --rubric grader/rubrics/lab1.rubric --source lab.cu --seed 7 "
+             "--results " OUT "/results.json --history " OUT "/history.csv %s > " OUT "/stdout.txt 2>&1", args);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status), "report did not exit normally");
+    char err[256] = "";
+    *results = tl_json_parse_file(OUT "/results.json", err, sizeof err);
+    cr_assert(*results, "results.json must always be written and valid: %s", err);
+    return WEXITSTATUS(status);
+}
+
+static const tl_json *test_named(const tl_json *results, const char *prefix)
+{
+    for (const tl_json *t = tl_json_get(results, "tests")->child; t; t = t->next)
+        if (strncmp(tl_json_string(t, "name", ""), prefix, strlen(prefix)) == 0)
+            return t;
+    cr_assert_fail("no test named %s...", prefix);
+    return NULL;
+}
+
+static const char *stdout_text(void)
+{
+    static char text[65536];
+    FILE *f = fopen(OUT "/stdout.txt", "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+Test(report, failures_get_reasons_and_no_performance_points)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-mixed.json --measure-status 0", &r);
+    cr_assert_eq(status, 1);
+    cr_assert_float_eq(tl_json_number(r, "score", -1), 2 * 72.0 / 6, 1e-6);
+    cr_assert_eq(tl_json_number(r, "max_score", 0), 100);
+    cr_assert_eq(tl_json_length(tl_json_get(r, "tests")), 7, "six hidden tests and the performance line");
+
+    const tl_json *t = test_named(r, "31x33");
+    cr_assert_str_eq(tl_json_string(t, "status", ""), "failed");
+    cr_assert(strstr(tl_json_string(t, "output", ""), "first mismatch at (row 0, col 31)"));
+    cr_assert(strstr(tl_json_string(t, "output", ""), "\nNext: a wrong value"), "%s", tl_json_string(t, "output", ""));
+    cr_assert(strstr(tl_json_string(test_named(r, "8191x8193"), "output", ""), "timed out after 10 s"));
+    cr_assert(strstr(tl_json_string(test_named(r, "random_1 ("), "output", ""), "crashed"));
+    cr_assert(strstr(tl_json_string(test_named(r, "1x777"), "output", ""), "ended early"));
+    t = test_named(r, "performance");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "only when every correctness test passes"));
+    cr_assert(strstr(stdout_text(), "Score: 24.00/100"), "%s", stdout_text());
+    tl_json_free(r);
+}
+
+Test(report, square_only_failures_get_the_swap_hint)
+{
+    tl_json *r;
+    run_report("--tests tests/fixtures/tests-mixed.json --measure-status 0", &r);
+    /* 1x1 and 8192x8192 pass, every failure is non-square. */
+    cr_assert(strstr(tl_json_string(r, "output", ""), "rows and cols are probably swapped"));
+    cr_assert(strstr(stdout_text(), "Note: Every square shape passed"), "%s", stdout_text());
+    tl_json_free(r);
+}
+
+Test(report, performance_points_between_thresholds)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.125.json", &r);
+    cr_assert_eq(status, 1);
+    /* rubric: 0.05 -> 0, 0.20 -> 28, so 0.125 earns half */
+    cr_assert_float_eq(tl_json_number(test_named(r, "performance"), "score", -1), 14, 1e-6);
+    cr_assert_float_eq(tl_json_number(r, "score", -1), 86, 1e-6);
+    const tl_json *board = tl_json_get(r, "leaderboard");
+    cr_assert_eq(tl_json_length(board), 2);
+    cr_assert_str_eq(tl_json_string(board->child, "name", ""), "Bandwidth (GB/s)");
+    cr_assert_eq(tl_json_number(board->child, "value", 0), 375);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "seed", ""), "7");
+    const char *perf = tl_json_string(test_named(r, "performance"), "output", "");
+    cr_assert(strstr(perf, "375.0 GB/s = 0.125 of copy (copy 3000.0 GB/s"), "%s", perf);
+    cr_assert(strstr(perf, "thresholds: 0.050 of copy = 0 points, 0.200 of copy = 28 points"), "%s", perf);
+    tl_json_free(r);
+}
+
+Test(report, full_marks_exit_zero)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.3.json", &r);
+    cr_assert_eq(status, 0);
+    cr_assert_eq(tl_json_number(r, "score", -1), 100);
+    cr_assert(strstr(tl_json_string(test_named(r, "random_1 ("), "name", ""), "x"), "random tests name their shape");
+    tl_json_free(r);
+}
+
+Test(report, wrong_after_timing_earns_no_performance_points)
+{
+    tl_json *r;
+    run_report("--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-unverified.json", &r);
+    cr_assert_eq(tl_json_number(test_named(r, "performance"), "score", -1), 0);
+    cr_assert(tl_json_get(r, "leaderboard") == NULL);
+    tl_json_free(r);
+}
+
+Test(report, measurement_timeout_is_named)
+{
+    tl_json *r;
+    run_report("--tests tests/fixtures/tests-all-pass.json --measure-status 124", &r);
+    cr_assert(strstr(tl_json_string(test_named(r, "performance"), "output", ""), "timed out after 120 s"));
+    tl_json_free(r);
+}
+
+Test(report, build_failure_cannot_grade)
+{
+    tl_json *r;
+    int status = run_report("--build-log tests/fixtures/build-errors.log", &r);
+    cr_assert_eq(status, 2);
+    cr_assert_eq(tl_json_number(r, "score", -1), 0);
+    cr_assert_eq(tl_json_length(tl_json_get(r, "tests")), 0);
+    const char *out = tl_json_string(r, "output", "");
+    cr_assert(strstr(out, "does not compile") && strstr(out, "transpose.cu(27): error: expected a ;") == NULL &&
+              strstr(out, "transpose.cu(27): error: expected a \";\""), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, missing_test_results_cannot_grade)
+{
+    tl_json *r;
+    cr_assert_eq(run_report("--tests " OUT "/nonexistent.json", &r), 2);
+    cr_assert(strstr(tl_json_string(r, "output", ""), "no readable results"));
+    tl_json_free(r);
+}
+
+Test(report, history_rows_have_fixed_columns, .init = NULL)
+{
+    tl_json *r;
+    remove(OUT "/history.csv");
+    run_report("--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.125.json", &r);
+    tl_json_free(r);
+    run_report("--build-log tests/fixtures/build-errors.log", &r);   /* not graded: no row */
+    tl_json_free(r);
+    FILE *f = fopen(OUT "/history.csv", "r");
+    cr_assert(f);
+    char header[256], row[256], extra[256];
+    cr_assert(fgets(header, sizeof header, f) && fgets(row, sizeof row, f));
+    cr_assert_null(fgets(extra, sizeof extra, f), "one graded run, one row");
+    fclose(f);
+    cr_assert_str_eq(header, "time_utc,lab,source,gpu,rows,cols,gbps,copy_gbps,fraction_of_copy,score,max_score,seed\n");
+    cr_assert(strstr(row, ",lab1,lab.cu,,8192,8192,375.00,3000.00,0.1250,86.00,100,7\n"), "%s", row);
+}

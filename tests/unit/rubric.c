@@ -1,0 +1,72 @@
+/* Rubric files and threshold -> points. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "rubric.h"
+
+static const char *write_rubric(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/tilelab-rubric-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+#define GOOD "id lab9   # comment\ntitle  Two words here \nkind transpose\n" \
+             "correctness_points 72\nperformance_points 28\ntest_timeout_s 10\n" \
+             "measure_timeout_s 60\n\n# calibrated...\nperf_low 0.05\nperf_high 0.25\n"
+
+Test(rubric, loads_every_field)
+{
+    tl_rubric r;
+    char err[256] = "";
+    const char *path = write_rubric(GOOD);
+    cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(r.id, "lab9");
+    cr_assert_str_eq(r.title, "Two words here");
+    cr_assert_eq(r.correctness_points, 72);
+    cr_assert_eq(r.perf_high, 0.25);
+    unlink(path);
+}
+
+Test(rubric, shipped_rubrics_load)
+{
+    tl_rubric r;
+    char err[256] = "";
+    cr_assert_eq(tl_rubric_load("grader/rubrics/lab1.rubric", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.correctness_points + r.performance_points, 100);
+}
+
+Test(rubric, errors_name_file_line_and_key)
+{
+    tl_rubric r;
+    char err[256];
+    const char *path = write_rubric("id lab9\nbogus 3\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, ":2: unknown key 'bogus'"), "%s", err);
+    path = write_rubric("id lab9\nperf_low abc\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "not a number"), "%s", err);
+    path = write_rubric("id lab9\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "missing key 'title'"), "%s", err);
+    path = write_rubric(GOOD "perf_low 0.5\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "below"), "%s", err);
+    cr_assert_neq(tl_rubric_load("/nonexistent.rubric", &r, err, sizeof err), 0);
+}
+
+Test(rubric, performance_points_are_linear_and_clamped)
+{
+    tl_rubric r = {.performance_points = 30, .perf_low = 0.10, .perf_high = 0.40};
+    cr_assert_eq(tl_rubric_perf_points(&r, 0.0), 0);
+    cr_assert_eq(tl_rubric_perf_points(&r, 0.10), 0);
+    cr_assert_float_eq(tl_rubric_perf_points(&r, 0.25), 15, 1e-9);
+    cr_assert_eq(tl_rubric_perf_points(&r, 0.40), 30);
+    cr_assert_eq(tl_rubric_perf_points(&r, 3.0), 30);
+    cr_assert_eq(tl_rubric_perf_points(&r, 0.0 / 0.0), 0, "a NaN measurement earns nothing");
+}
