@@ -13,7 +13,7 @@ else
 endif
 SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
 
-.PHONY: help $(LABS) test unit-tests compile-all gpu-tests deps clean
+.PHONY: help $(LABS) test unit-tests compile-all gpu-tests deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -55,8 +55,8 @@ $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS)
 # Every lab's skeleton and solution, built exactly as the grader builds them.
 COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))
 compile-all: $(COMPILE_TARGETS)
-compile@%: need-nvcc
-	@$(SUBMISSION) LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
+$(COMPILE_TARGETS): compile@%: need-nvcc
+	@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
@@ -65,7 +65,7 @@ unit-tests: $(B)/tests/unit $(B)/tools/report
 # Grades solutions, skeletons and tests/submissions/ with ./grade, one at a
 # time: measurements must not share the GPU. Skips (and passes) without a GPU.
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
-	$(B)/tests/gpu -j1
+	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j1 --verbose
 
 test: unit-tests compile-all
 	@$(MAKE) --no-print-directory gpu-tests

@@ -1,0 +1,133 @@
+/*
+ * The GPU suite: ./grade on every lab's solution and skeleton and on the
+ * bad-submission fixtures in tests/submissions/, each checked for its score
+ * and diagnosis. Runs one grade at a time (make runs it with -j1): timings
+ * must not share the GPU. Without a usable GPU every test is skipped, with
+ * the reason, and the suite passes.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "json.h"
+
+#define RUNS "build/tests/gpu-runs"
+#define SEED "20261121"
+
+typedef struct {
+    const char *lab, *file, *name;
+    int exit_status;
+    double min_score, max_score;
+    const char *diagnosis;      /* must appear in results.json's outputs (NULL: none required) */
+} expectation;
+
+static void require_gpu(void)
+{
+    const char *probe = getenv("TILELAB_PROBE");
+    char cmd[512], why[512] = "";
+    snprintf(cmd, sizeof cmd, "%s 2>&1", probe ? probe : "false");
+    FILE *p = popen(cmd, "r");
+    if (p && !fgets(why, sizeof why, p))
+        why[0] = '\0';
+    int status = p ? pclose(p) : -1;
+    if (!probe || status != 0) {
+        why[strcspn(why, "\n")] = '\0';
+        cr_skip_test("GPU suite skipped: %s", probe ? why : "TILELAB_PROBE is not set (run it through make test)");
+    }
+}
+
+/* Every output of a results.json joined, for diagnosis checks. */
+static void all_outputs(const tl_json *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s\n", tl_json_string(r, "output", ""));
+    for (const tl_json *t = tl_json_get(r, "tests") ? tl_json_get(r, "tests")->child : NULL; t; t = t->next) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s: %s\n", tl_json_string(t, "name", ""), tl_json_string(t, "output", ""));
+    }
+}
+
+static double grade(expectation e, const char *run)
+{
+    require_gpu();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "TILELAB_HISTORY=" RUNS "/history.csv NO_COLOR=1 ./grade %s --file %s "
+             "--seed " SEED " --out " RUNS "/%s > " RUNS "/%s.log 2>&1", e.lab, e.file, run, run);
+    system("mkdir -p " RUNS);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status), "%s: ./grade did not exit normally", e.name);
+
+    char path[256], err[256], outputs[65536];
+    snprintf(path, sizeof path, RUNS "/%s/results.json", run);
+    tl_json *r = tl_json_parse_file(path, err, sizeof err);
+    cr_assert(r, "%s: no valid results.json (%s); see " RUNS "/%s.log", e.name, err, run);
+    double score = tl_json_number(r, "score", -1);
+    all_outputs(r, outputs, sizeof outputs);
+    tl_json_free(r);
+
+    cr_expect_eq(WEXITSTATUS(status), e.exit_status, "%s: exit status %d, expected %d\n%s", e.name,
+                 WEXITSTATUS(status), e.exit_status, outputs);
+    cr_expect(score >= e.min_score && score <= e.max_score, "%s: score %.2f, expected %g..%g\n%s",
+              e.name, score, e.min_score, e.max_score, outputs);
+    if (e.diagnosis)
+        cr_expect(strstr(outputs, e.diagnosis), "%s: the report lacks \"%s\"\n%s", e.name, e.diagnosis, outputs);
+    printf("%-28s exit %d  score %6.2f\n", e.name, WEXITSTATUS(status), score);
+    return score;
+}
+
+#define LAB1_FIXTURE "tests/submissions/lab1/"
+
+Test(lab1, solution_full_marks_twice_the_same)
+{
+    expectation e = {"lab1", "solutions/lab1-naive-transpose/transpose.cu", "lab1 solution", 0, 100, 100, NULL};
+    double first = grade(e, "lab1-solution-1");
+    double second = grade(e, "lab1-solution-2");
+    cr_assert_eq(first, second, "the same submission graded twice: %.2f then %.2f", first, second);
+}
+
+Test(lab1, skeleton_scores_zero_cleanly)
+{
+    grade((expectation){"lab1", "labs/lab1-naive-transpose/transpose.cu", "lab1 skeleton", 1, 0, 0,
+                        "nothing was written there"}, "lab1-skeleton");
+}
+
+Test(lab1, does_not_compile)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "does_not_compile.cu", "does_not_compile", 2, 0, 0,
+                        "does_not_compile.cu(8): error"}, "lab1-does_not_compile");
+}
+
+Test(lab1, swapped_rows_cols_right_on_squares_only)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "swapped_rows_cols.cu", "swapped_rows_cols", 1, 4, 40,
+                        "rows and cols are probably swapped"}, "lab1-swapped_rows_cols");
+}
+
+Test(lab1, no_bounds_check_writes_outside)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "no_bounds_check.cu", "no_bounds_check", 1, 0, 40,
+                        "wrote outside the output at offset"}, "lab1-no_bounds_check");
+}
+
+Test(lab1, does_nothing)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "does_nothing.cu", "does_nothing", 1, 0, 0,
+                        "nothing was written there"}, "lab1-does_nothing");
+}
+
+Test(lab1, hangs, .timeout = 300)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out after 10 s"}, "lab1-hangs");
+}
+
+Test(lab1, illegal_address)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "illegal_address.cu", "illegal_address", 1, 0, 0,
+                        "cudaErrorIllegalAddress"}, "lab1-illegal_address");
+}
+
+Test(lab1, one_thread_gets_no_performance_points, .timeout = 300)
+{
+    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 4, 68, "timed out after 10 s"},
+          "lab1-one_thread");
+}

@@ -1,0 +1,17 @@
+/* Fixture: no bounds check: threads of partial blocks write outside the output.
+ * Expected: fails non-multiple shapes with 'wrote outside the output' (tests/gpu/grading.c). */
+#include "tilelab.h"
+
+__global__ void transpose_naive(const float *in, float *out, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+}
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    dim3 block(32, 8);
+    dim3 grid(CEIL_DIV(cols, 32), CEIL_DIV(rows, 8));
+    LAUNCH(transpose_naive, grid, block)(in, out, rows, cols);
+}
