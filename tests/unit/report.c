@@ -17,7 +17,7 @@ static int run_report(const char *args, tl_json **results)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "mkdir -p " OUT " && rm -f " OUT "/results.json && "
-             "NO_COLOR=1 build/tools/report --rubric grader/rubrics/lab1.rubric --source lab.cu --seed 7 "
+             "NO_COLOR=1 build/tools/report --rubric tests/fixtures/lab1.rubric --source lab.cu --seed 7 "
              "--results " OUT "/results.json --history " OUT "/history.csv %s > " OUT "/stdout.txt 2>&1", args);
     int status = system(cmd);
     cr_assert(WIFEXITED(status), "report did not exit normally");
@@ -85,7 +85,7 @@ Test(report, performance_points_between_thresholds)
     tl_json *r;
     int status = run_report("--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.125.json", &r);
     cr_assert_eq(status, 1);
-    /* rubric: 0.05 -> 0, 0.20 -> 28, so 0.125 earns half */
+    /* fixture rubric: 0.05 -> 0, 0.20 -> 28, so 0.125 earns half */
     cr_assert_float_eq(tl_json_number(test_named(r, "performance"), "score", -1), 14, 1e-6);
     cr_assert_float_eq(tl_json_number(r, "score", -1), 86, 1e-6);
     const tl_json *board = tl_json_get(r, "leaderboard");
