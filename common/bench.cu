@@ -90,9 +90,12 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
         CHECK_CUDA(cudaEventCreate(&stop[s]));
     }
 
-    /* Warm-up: every series, until both the launch count and GPU time are reached. */
-    double warm_ms = 0;
-    for (int i = 0; i < 1000 && (i < plan->warmup_launches || warm_ms < plan->warmup_ms); i++) {
+    /* Warm-up: every series, until both the launch count and GPU time are
+     * reached; a kernel so slow that this takes a quarter of the budget is
+     * warm enough. */
+    double warm_ms = 0, warm_began = seconds_now();
+    for (int i = 0; i < 1000 && (i < plan->warmup_launches || warm_ms < plan->warmup_ms) &&
+                    (i == 0 || seconds_now() - warm_began < plan->max_seconds / 4); i++) {
         CHECK_CUDA(cudaEventRecord(start[0], 0));
         for (int s = 0; s < SERIES_COUNT; s++)
             run_series(s, work, ctx, &c);
@@ -123,8 +126,10 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
             samples[s][n] = ms;
         }
         n++;
-        if (n >= plan->min_samples &&
-            (all_quiet(samples, n, plan->max_noise) || seconds_now() - began > plan->max_seconds))
+        if (n >= plan->min_samples && all_quiet(samples, n, plan->max_noise))
+            break;
+        /* Out of time: stop, with fewer samples if the kernel is very slow. */
+        if (n >= TL_BENCH_FEWEST_SAMPLES && seconds_now() - began > plan->max_seconds)
             break;
     }
 
@@ -132,7 +137,7 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
     out->work_ms = tl_stats_of(samples[SERIES_WORK], n);
     out->memcpy_ms = tl_stats_of(samples[SERIES_MEMCPY], n);
     out->copy4_ms = tl_stats_of(samples[SERIES_COPY4], n);
-    out->noisy = !all_quiet(samples, n, plan->max_noise);
+    out->noisy = n < plan->min_samples || !all_quiet(samples, n, plan->max_noise);
     out->work_gbps = tl_gbps(bytes, out->work_ms.median);
     double memcpy_gbps = tl_gbps(2.0 * c.copy_bytes, out->memcpy_ms.median);
     double copy4_gbps = tl_gbps(2.0 * c.copy_bytes, out->copy4_ms.median);

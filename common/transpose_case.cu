@@ -9,11 +9,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 const char *tl_case_verdict_name(tl_case_verdict v)
 {
-    static const char *names[] = {"pass", "wrong", "out of bounds", "input changed", "CUDA error"};
+    static const char *names[] = {"pass", "wrong", "out of bounds", "input changed", "CUDA error", "timed out"};
     return names[v];
+}
+
+double tl_kernel_timeout_s(void)
+{
+    const char *s = getenv("TILELAB_KERNEL_TIMEOUT_S");
+    double t = s ? atof(s) : 0;
+    return t > 0 ? t : 10.0;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* With a kernel still running, the CUDA runtime's own exit handler waits for
+ * it forever. Registered after CUDA started, this runs first and leaves
+ * without it; the process's end frees the GPU. */
+static void exit_past_running_kernel(int status, void *unused)
+{
+    (void)unused;
+    fflush(NULL);
+    _exit(status);
 }
 
 /* Host and device copies of one matrix. */
@@ -33,10 +59,12 @@ static void matrix_alloc(matrix *m, int rows, int cols)
     tl_devbuf_alloc(&m->dev, (size_t)rows * cols);
 }
 
-static void matrix_free(matrix *m)
+/* After a fatal verdict the context is gone (or busy forever): free host memory only. */
+static void matrix_free(matrix *m, const tl_case_result *r)
 {
     free(m->host);
-    tl_devbuf_free(&m->dev);
+    if (!TL_CASE_FATAL(r->verdict))
+        tl_devbuf_free(&m->dev);
 }
 
 static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
@@ -51,15 +79,30 @@ static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Launch, then wait: a bad configuration fails at launch, a faulting kernel at the wait. */
+/* Launch, then wait with a deadline: a bad configuration fails at launch, a
+ * faulting kernel while we wait, a kernel that never ends at the deadline. */
 static int launch_checked(const float *in, float *out, int rows, int cols, tl_case_result *r)
 {
     launch_transpose(in, out, rows, cols);
     cudaError_t err = cudaGetLastError();
     const char *when = "at launch";
     if (err == cudaSuccess) {
-        err = cudaDeviceSynchronize();
         when = "while the kernel ran";
+        cudaEvent_t done;
+        CHECK_CUDA(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        CHECK_CUDA(cudaEventRecord(done, 0));
+        double limit = tl_kernel_timeout_s(), deadline = seconds_now() + limit;
+        while ((err = cudaEventQuery(done)) == cudaErrorNotReady && seconds_now() < deadline)
+            usleep(500);
+        if (err == cudaErrorNotReady) {
+            on_exit(exit_past_running_kernel, NULL);
+            set(r, TL_CASE_TIMEOUT, "shape %dx%d: timed out: the kernel was still running after %g s (one "
+                "launch should take milliseconds). Next: look for a loop whose exit condition never "
+                "changes, or threads that wait for each other.", rows, cols, limit);
+            return -1;
+        }
+        if (err == cudaSuccess)
+            err = cudaEventDestroy(done);
     }
     if (err == cudaSuccess)
         return 0;
@@ -130,8 +173,8 @@ tl_case_result tl_transpose_case(int rows, int cols, uint64_t seed)
         check_launch(&in, &out, expected, &r, "");
 
     free(expected);
-    matrix_free(&in);
-    matrix_free(&out);
+    matrix_free(&in, &r);
+    matrix_free(&out, &r);
     return r;
 }
 
@@ -159,9 +202,9 @@ tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed)
         check_launch(&mid, &back, in.host, &r, " transposed back");
 
     free(expected_mid);
-    matrix_free(&in);
-    matrix_free(&mid);
-    matrix_free(&back);
+    matrix_free(&in, &r);
+    matrix_free(&mid, &r);
+    matrix_free(&back, &r);
     return r;
 }
 

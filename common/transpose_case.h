@@ -18,8 +18,12 @@ typedef enum {
     TL_CASE_WRONG,           /* output differs from the reference */
     TL_CASE_OUT_OF_BOUNDS,   /* a guard word changed */
     TL_CASE_INPUT_CHANGED,   /* the kernel wrote into `in` */
-    TL_CASE_CUDA_ERROR       /* launch or kernel failed */
+    TL_CASE_CUDA_ERROR,      /* launch or kernel failed */
+    TL_CASE_TIMEOUT          /* the kernel was still running at the deadline */
 } tl_case_verdict;
+
+/* After these two the GPU context is unusable: stop using CUDA in this process. */
+#define TL_CASE_FATAL(v) ((v) == TL_CASE_CUDA_ERROR || (v) == TL_CASE_TIMEOUT)
 
 typedef struct {
     tl_case_verdict verdict;
@@ -27,6 +31,9 @@ typedef struct {
 } tl_case_result;
 
 const char *tl_case_verdict_name(tl_case_verdict v);
+
+/* How long one launch may run: TILELAB_KERNEL_TIMEOUT_S, else 10 s. */
+double tl_kernel_timeout_s(void);
 
 /* out = transpose(in) for a seeded rows x cols input. */
 tl_case_result tl_transpose_case(int rows, int cols, uint64_t seed);

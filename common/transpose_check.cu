@@ -113,8 +113,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < count; i++) {
             tl_case_verdict v = check_shape(shapes[i].rows, shapes[i].cols, seed + i);
             failed += v != TL_CASE_PASS;
-            if (v == TL_CASE_CUDA_ERROR) {
-                printf("stopping: after this error the GPU context is unusable for this process.\n");
+            if (TL_CASE_FATAL(v)) {
+                printf("stopping: after this the GPU context is unusable for this process.\n");
                 break;
             }
         }

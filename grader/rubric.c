@@ -16,7 +16,7 @@ static const struct field {
 #define NUMBER_FIELD(name) {#name, NUMBER, offsetof(tl_rubric, name), sizeof(double)}
     TEXT_FIELD(id), TEXT_FIELD(title), TEXT_FIELD(kind),
     NUMBER_FIELD(correctness_points), NUMBER_FIELD(performance_points),
-    NUMBER_FIELD(test_timeout_s), NUMBER_FIELD(measure_timeout_s),
+    NUMBER_FIELD(kernel_timeout_s), NUMBER_FIELD(test_timeout_s), NUMBER_FIELD(measure_timeout_s),
     NUMBER_FIELD(perf_low), NUMBER_FIELD(perf_high),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };

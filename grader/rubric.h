@@ -13,6 +13,7 @@ typedef struct {
     char kind[32];
     double correctness_points;
     double performance_points;
+    double kernel_timeout_s;
     double test_timeout_s;
     double measure_timeout_s;
     double perf_low, perf_high;   /* fractions of copy speed */

@@ -115,9 +115,9 @@ Test(lab1, does_nothing)
                         "nothing was written there"}, "lab1-does_nothing");
 }
 
-Test(lab1, hangs, .timeout = 300)
+Test(lab1, hangs, .timeout = 120)
 {
-    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out after 10 s"}, "lab1-hangs");
+    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out: the kernel was still running after 5 s"}, "lab1-hangs");
 }
 
 Test(lab1, illegal_address)
@@ -126,8 +126,9 @@ Test(lab1, illegal_address)
                         "cudaErrorIllegalAddress"}, "lab1-illegal_address");
 }
 
-Test(lab1, one_thread_gets_no_performance_points, .timeout = 300)
+Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
 {
-    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 4, 68, "timed out after 10 s"},
+    /* Correct, so full correctness points; measured far below perf_low. */
+    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 72, 72, "launch enough threads"},
           "lab1-one_thread");
 }

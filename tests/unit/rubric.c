@@ -17,7 +17,7 @@ static const char *write_rubric(const char *text)
 }
 
 #define GOOD "id lab9   # comment\ntitle  Two words here \nkind transpose\n" \
-             "correctness_points 72\nperformance_points 28\ntest_timeout_s 10\n" \
+             "correctness_points 72\nperformance_points 28\nkernel_timeout_s 5\ntest_timeout_s 10\n" \
              "measure_timeout_s 60\n\n# calibrated...\nperf_low 0.05\nperf_high 0.25\n"
 
 Test(rubric, loads_every_field)
