@@ -128,7 +128,8 @@ Test(lab1, illegal_address)
 
 Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
 {
-    /* Correct, so full correctness points; measured far below perf_low. */
-    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 72, 72, "launch enough threads"},
-          "lab1-one_thread");
+    /* Correct, but one launch at 8192^2 takes seconds: the large shapes may
+     * pass or hit the kernel deadline, and performance, when measured, is far
+     * below perf_low. Either way: no performance points (at most 72). */
+    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 64, 72, NULL}, "lab1-one_thread");
 }
