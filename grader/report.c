@@ -123,10 +123,10 @@ static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, 
     size_t nmsg = tl_json_length(messages);
     const char *first = nmsg ? messages->child->string : NULL;
     if (first && strstr(first, "timed out")) {
-        appendf(out, len, "timed out after %g s: the kernel never finished. Either it loops forever "
-                "(a loop whose exit depends on something that never changes) or it does far too much "
-                "work per thread.\nNext: run build/%s --rows 31 --cols 33 and check that every loop ends.\n",
-                r->test_timeout_s, r->id);
+        appendf(out, len, "timed out: a kernel was still running at its %g s deadline, or the test "
+                "passed its %g s limit. One launch should take milliseconds.\nNext: look for a loop whose "
+                "exit condition never changes, or threads that wait for each other; try build/%s --rows 31 "
+                "--cols 33.\n", r->kernel_timeout_s, r->test_timeout_s, r->id);
     } else if (first && strstr(first, "crashed")) {
         appendf(out, len, "the test process crashed (a signal such as a segmentation fault in host "
                 "code).\nNext: run build/%s and read the first error it prints.\n", r->id);

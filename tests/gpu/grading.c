@@ -117,7 +117,7 @@ Test(lab1, does_nothing)
 
 Test(lab1, hangs, .timeout = 120)
 {
-    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out: the kernel was still running after 5 s"}, "lab1-hangs");
+    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out: "}, "lab1-hangs");
 }
 
 Test(lab1, illegal_address)
