@@ -33,9 +33,11 @@ $(LABS): need-nvcc
 	printf '%s %s\n' $@ "$$src" > $(B)/current-lab && \
 	echo "built $(B)/$@ from $$src — run it for a quick check, then ./grade"
 
-.PHONY: need-nvcc
+.PHONY: need-nvcc need-criterion
 need-nvcc:
 	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
+need-criterion:
+	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion (the test library) is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
 
 # ---- tests ---------------------------------------------------------------
 comma := ,

@@ -93,6 +93,31 @@ static void append_file(char *buf, size_t len, const char *path, const char *fil
     fclose(f);
 }
 
+/* The linker's complaints name the grader's rules, not a line of the file. */
+static const char *build_failure_hint(const char *log_path, const char *lab)
+{
+    static char hint[256];
+    char line[1024];
+    FILE *f = fopen(log_path, "r");
+    const char *found = NULL;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        if (strstr(line, "multiple definition of `main'"))
+            found = "your file must not define main(): the grader and build/<lab> supply their own.";
+        else if (strstr(line, "undefined reference to `launch_"))
+            found = "your file must define the launch function of the skeleton (same name and "
+                    "parameters); copy its signature back from the skeleton.";
+        else if (strstr(line, "multiple definition of `launch_"))
+            found = "the launch function is defined twice: keep one.";
+    }
+    if (f)
+        fclose(f);
+    if (!found) {
+        snprintf(hint, sizeof hint, "fix the first error above, then `make %s`.", lab);
+        found = hint;
+    }
+    return found;
+}
+
 /* ---- hidden tests ------------------------------------------------------ */
 
 /* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)". */
@@ -487,7 +512,7 @@ int main(int argc, char **argv)
         g.could_not_grade = 1;
         snprintf(g.problem, sizeof g.problem, "%s does not compile. The compiler says:\n", o.source);
         append_file(g.problem, sizeof g.problem, o.build_log, NULL, 40);
-        appendf(g.problem, sizeof g.problem, "Next: fix the first error, then `make %s`.\n", g.rubric.id);
+        appendf(g.problem, sizeof g.problem, "Next: %s\n", build_failure_hint(o.build_log, g.rubric.id));
     } else if (o.problem) {
         g.could_not_grade = 1;
         snprintf(g.problem, sizeof g.problem, "%s\n", o.problem);
