@@ -4,30 +4,25 @@
 
 #include <stdlib.h>
 
-static uint32_t *canary_block(void)
-{
-    static uint32_t *block;   /* one host copy of a guard's worth of canary */
-    if (!block) {
-        block = (uint32_t *)malloc(TL_GUARD_WORDS * sizeof *block);
-        if (!block) {
-            tl_check_cuda(cudaErrorMemoryAllocation, "malloc(canary)", __FILE__, __LINE__);
-            return NULL;
-        }
-        tl_guard_fill(block, TL_GUARD_WORDS);
-    }
-    return block;
-}
-
 static void write_guards(tl_devbuf *b)
 {
     const size_t bytes = TL_GUARD_WORDS * sizeof(uint32_t);
-    CHECK_CUDA(cudaMemcpy(b->base, canary_block(), bytes, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(b->base + TL_GUARD_WORDS + b->n, canary_block(), bytes, cudaMemcpyHostToDevice));
+    uint32_t *guard = (uint32_t *)malloc(bytes);
+    if (!guard) {
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(guard)", __FILE__, __LINE__);
+        return;
+    }
+    tl_guard_fill(guard, TL_GUARD_WORDS, b->canary);
+    CHECK_CUDA(cudaMemcpy(b->base, guard, bytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(b->base + TL_GUARD_WORDS + b->n, guard, bytes, cudaMemcpyHostToDevice));
+    free(guard);
 }
 
 void tl_devbuf_alloc(tl_devbuf *b, size_t n)
 {
+    static unsigned allocated;
     b->n = n;
+    b->canary = tl_canary(allocated++);
     CHECK_CUDA(cudaMalloc((void **)&b->base, (n + 2 * TL_GUARD_WORDS) * sizeof(uint32_t)));
     b->data = (float *)(b->base + TL_GUARD_WORDS);
     write_guards(b);
@@ -66,7 +61,7 @@ tl_guard_report tl_devbuf_download(const tl_devbuf *b, float *host)
         CHECK_CUDA(cudaMemcpy(host, b->data, b->n * sizeof(float), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(before, b->base, bytes, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(after, b->base + TL_GUARD_WORDS + b->n, bytes, cudaMemcpyDeviceToHost));
-    g = tl_guard_scan(before, after, TL_GUARD_WORDS, b->n);
+    g = tl_guard_scan(before, after, TL_GUARD_WORDS, b->n, b->canary);
     free(before);
     return g;
 }

@@ -19,6 +19,7 @@ typedef struct {
     uint32_t *base;   /* start of the allocation: the guard before */
     float *data;      /* the n elements a kernel sees */
     size_t n;
+    uint32_t canary;  /* this buffer's own guard value */
 } tl_devbuf;
 
 void tl_devbuf_alloc(tl_devbuf *b, size_t n);

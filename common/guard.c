@@ -3,24 +3,35 @@
 
 #include <stdio.h>
 
-void tl_guard_fill(uint32_t *guard_words, size_t guard)
+uint32_t tl_canary(unsigned k)
 {
-    for (size_t i = 0; i < guard; i++)
-        guard_words[i] = TL_CANARY;
+    return (TL_CANARY & TL_CANARY_MASK) | ((k & 0xFFu) << 8);
 }
 
-tl_guard_report tl_guard_scan(const uint32_t *before, const uint32_t *after, size_t guard, size_t n)
+int tl_is_canary(uint32_t bits)
+{
+    return (bits & TL_CANARY_MASK) == (TL_CANARY & TL_CANARY_MASK);
+}
+
+void tl_guard_fill(uint32_t *guard_words, size_t guard, uint32_t canary)
+{
+    for (size_t i = 0; i < guard; i++)
+        guard_words[i] = canary;
+}
+
+tl_guard_report tl_guard_scan(const uint32_t *before, const uint32_t *after, size_t guard, size_t n,
+                              uint32_t canary)
 {
     tl_guard_report g = {0, 0};
     for (size_t i = 0; i < guard; i++) {  /* lowest address first */
-        if (before[i] != TL_CANARY) {
+        if (before[i] != canary) {
             if (g.count == 0)
                 g.offset = (long long)i - (long long)guard;
             g.count++;
         }
     }
     for (size_t i = 0; i < guard; i++) {
-        if (after[i] != TL_CANARY) {
+        if (after[i] != canary) {
             if (g.count == 0)
                 g.offset = (long long)(n + i);
             g.count++;

@@ -16,8 +16,11 @@
 extern "C" {
 #endif
 
-/* A NaN bit pattern a kernel is most unlikely to produce by computing. */
+/* A NaN bit pattern a kernel is most unlikely to produce by computing. Each
+ * buffer's guards use their own variant (bits 8-15 numbered), so a value read
+ * past one buffer and written past another still shows as a change. */
 #define TL_CANARY 0x7FA5C0DEu
+#define TL_CANARY_MASK 0xFFFF00FFu
 /* Output buffers are poisoned with 0xFF bytes (a NaN) before every launch. */
 #define TL_POISON 0xFFFFFFFFu
 /* Words of guard on each side: catches overruns of a few rows of 8K floats. */
@@ -29,9 +32,15 @@ typedef struct {
                            negative = before it, >= n = past its end */
 } tl_guard_report;
 
-void tl_guard_fill(uint32_t *guard_words, size_t guard);
+/* The canary of the k-th guarded buffer. */
+uint32_t tl_canary(unsigned k);
+/* Is this a canary of any buffer (a value read from outside a buffer)? */
+int tl_is_canary(uint32_t bits);
+
+void tl_guard_fill(uint32_t *guard_words, size_t guard, uint32_t canary);
 /* Scan the guard before and the guard after an n-element buffer. */
-tl_guard_report tl_guard_scan(const uint32_t *before, const uint32_t *after, size_t guard, size_t n);
+tl_guard_report tl_guard_scan(const uint32_t *before, const uint32_t *after, size_t guard, size_t n,
+                              uint32_t canary);
 
 /* "wrote outside the output at offset 1056 (32 elements past its end of 1024); 96 guard words changed" */
 void tl_describe_guard(const tl_guard_report *g, const char *buffer_name, size_t n, char *buf, size_t len);

@@ -1,6 +1,7 @@
 /* matrix.c — seeded inputs, reference transpose, exact verification. */
 #include "matrix.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,11 @@ void tl_describe_mismatch(const tl_mismatch *m, int rows, int cols, char *buf, s
         snprintf(buf, len, "all %zu elements correct", (size_t)rows * cols);
         return;
     }
-    snprintf(buf, len, "first mismatch at (row %d, col %d): expected %.9g, got %.9g; %zu of %zu elements wrong",
-             m->row, m->col, m->expected, m->got, m->count, (size_t)rows * cols);
+    char got[32];
+    if (isnan(m->got))
+        snprintf(got, sizeof got, "NaN");   /* not "-nan": the sign of a NaN means nothing here */
+    else
+        snprintf(got, sizeof got, "%.9g", m->got);
+    snprintf(buf, len, "first mismatch at (row %d, col %d): expected %.9g, got %s; %zu of %zu elements wrong",
+             m->row, m->col, m->expected, got, m->count, (size_t)rows * cols);
 }

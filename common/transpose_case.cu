@@ -141,7 +141,12 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
     m = tl_compare_exact(expected, out->host, out->rows, out->cols);
     if (m.count) {
         tl_describe_mismatch(&m, out->rows, out->cols, detail, sizeof detail);
-        const char *next = isnan(m.got)
+        uint32_t bits;
+        memcpy(&bits, &m.got, sizeof bits);
+        const char *next = tl_is_canary(bits)
+            ? "that value was read from outside the input (its guard region): a thread read past "
+              "the end of `in`; check the bounds test (handout: Bounds checks)"
+            : isnan(m.got)
             ? "nothing was written there (the output starts as NaN): does your grid cover every "
               "row and column? (handout: Threads, blocks and 2D grids)"
             : "a wrong value landed there: check out[c * rows + r] = in[r * cols + c] "

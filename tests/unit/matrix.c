@@ -66,6 +66,10 @@ Test(matrix, compare_reports_first_mismatch_and_count)
     char text[256];
     tl_describe_mismatch(&m, 3, 4, text, sizeof text);
     cr_assert(strstr(text, "(row 1, col 2)") && strstr(text, "got 99") && strstr(text, "3 of 12"), "%s", text);
+    m = tl_compare_exact(want, got, 3, 4);
+    m.got = got[9];
+    tl_describe_mismatch(&m, 3, 4, text, sizeof text);
+    cr_assert(strstr(text, "got NaN;"), "a NaN is written NaN: %s", text);
 }
 
 Test(matrix, compare_is_bitwise)
