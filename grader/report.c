@@ -274,9 +274,11 @@ static void grade_performance(grade *g, const options *o, int all_passed)
     int noisy = (int)tl_json_number(bench, "noisy", 0);
     int verified = (int)tl_json_number(m, "verified_after_timing", 0);
 
-    appendf(t->output, OUTPUT_LEN, "%dx%d, cold (L2 flushed), median of %d samples, noise %.2f %%%s\n",
-            g->rows, g->cols, samples, 100 * g->noise,
-            noisy ? " (noisy: above 1 % at the sample cap; a busy GPU? grade again)" : "");
+    const tl_json *work = tl_json_get(bench, "work");
+    appendf(t->output, OUTPUT_LEN, "%dx%d, cold (L2 flushed), %d samples: median %.4f ms (min %.4f, max %.4f), "
+            "noise %.2f %%%s\n", g->rows, g->cols, samples, tl_json_number(work, "median_ms", 0),
+            tl_json_number(work, "min_ms", 0), tl_json_number(work, "max_ms", 0), 100 * g->noise,
+            noisy ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "");
     appendf(t->output, OUTPUT_LEN, "your kernel %.1f GB/s = %.3f of copy (copy %.1f GB/s, same run)\n%s\n",
             g->gbps, g->fraction, g->copy_gbps, thresholds);
     if (!verified) {
@@ -489,8 +491,12 @@ static void read_device(grade *g, const char *path)
     tl_json *d = path ? tl_json_parse_file(path, err, sizeof err) : NULL;
     if (!d)
         return;
-    snprintf(g->device, sizeof g->device, "%s (%s, %d SMs)", tl_json_string(d, "name", "?"),
-             tl_json_string(d, "arch", "?"), (int)tl_json_number(d, "sm_count", 0));
+    int driver = (int)tl_json_number(d, "driver_version", 0), runtime = (int)tl_json_number(d, "runtime_version", 0);
+    snprintf(g->device, sizeof g->device, "%s (%s, %d SMs, L2 %.0f MiB, memory %d MHz x %d bit, "
+             "driver CUDA %d.%d, runtime %d.%d)", tl_json_string(d, "name", "?"), tl_json_string(d, "arch", "?"),
+             (int)tl_json_number(d, "sm_count", 0), tl_json_number(d, "l2_bytes", 0) / 1048576.0,
+             (int)tl_json_number(d, "memory_clock_khz", 0) / 1000, (int)tl_json_number(d, "bus_width_bits", 0),
+             driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
     tl_json_free(d);
 }
 

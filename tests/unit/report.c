@@ -96,6 +96,19 @@ Test(report, performance_points_between_thresholds)
     const char *perf = tl_json_string(test_named(r, "performance"), "output", "");
     cr_assert(strstr(perf, "375.0 GB/s = 0.125 of copy (copy 3000.0 GB/s"), "%s", perf);
     cr_assert(strstr(perf, "thresholds: 0.050 of copy = 0 points, 0.200 of copy = 28 points"), "%s", perf);
+    cr_assert(strstr(perf, "30 samples: median 1.4317 ms (min 1.4200, max 1.4500), noise 0.40 %"), "%s", perf);
+    tl_json_free(r);
+}
+
+Test(report, device_is_described_in_full)
+{
+    tl_json *r;
+    run_report("--device tests/fixtures/device.json --tests tests/fixtures/tests-all-pass.json "
+               "--measure tests/fixtures/measure-0.3.json", &r);
+    const char *gpu = tl_json_string(tl_json_get(r, "extra_data"), "gpu", "");
+    cr_assert_str_eq(gpu, "Fixture GPU (sm_90, 132 SMs, L2 50 MiB, memory 2619 MHz x 5120 bit, "
+                          "driver CUDA 13.0, runtime 13.0)");
+    cr_assert(strstr(stdout_text(), gpu));
     tl_json_free(r);
 }
 
