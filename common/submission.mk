@@ -13,19 +13,27 @@ ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
 endif
 
-.PHONY: check harness grader print-dirs
+.PHONY: check student harness grader print-dirs
 check: $(OUT)/check
+# The file alone, compiled: what the grader inspects before linking it.
+student: $(OUT)/student.o $(OUT)/student.ptx
 # The grader's side alone: a failure here is the kit's, never the student's.
 harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
          $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o
-grader: harness $(OUT)/tests $(OUT)/measure
+grader: harness $(OUT)/tests $(OUT)/measure $(OUT)/check
 print-dirs:
-	@echo $(OUT) $(KIT)
+	@echo $(OUT) $(KIT) $(CUDA_HOME)
 
 $(OUT)/student.o: $(SRC) common/tilelab.h common/check.h
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) -c $(SRC) -o $@
+
+# PTX shows what the kernel does (shared loads and stores, barriers) on any toolkit.
+$(OUT)/student.ptx: $(SRC) common/tilelab.h common/check.h
+	@mkdir -p $(@D)
+	@echo "  PTX   $@"
+	$(Q)$(NVCC) $(NVFLAGS) -ptx $(SRC) -o $@
 
 # What the quick check prints as its title.
 $(OUT)/info.o: $(RUBRIC)

@@ -9,6 +9,8 @@
  *          [--device DEV.json] [--tests TESTS.json] [--tests-log LOG]
  *          [--measure M.json] [--measure-status N] [--build-log LOG]
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
+ *          [--structure "shared=N barrier=M"] [--sanitizers DIR | --sanitizer-missing TEXT]
+ *          [--not-allowed CALLS]
  */
 #include "rubric.h"
 #include "csv.h"
@@ -30,12 +32,14 @@ typedef struct {
     char name[160];
     double score, max_score;
     int passed;
+    int beyond_correctness;   /* sanitizers, structure, performance: printed after a gap */
     char output[OUTPUT_LEN];
 } graded_test;
 
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
-        *tests_log, *measure_json, *build_log, *problem;
+        *tests_log, *measure_json, *build_log, *problem, *structure, *sanitizers, *sanitizer_missing,
+        *not_allowed;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -232,16 +236,146 @@ static int grade_tests(grade *g, const options *o)
     return 0;
 }
 
+/* ---- beyond correctness: sanitizers, structure --------------------------- */
+
+static graded_test *add_item(grade *g, const char *name, double points)
+{
+    graded_test *t = &g->tests[g->ntests++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->max_score = points;
+    t->score = 0;
+    t->passed = 0;
+    t->beyond_correctness = 1;
+    t->output[0] = '\0';
+    return t;
+}
+
+/* A sanitizer's first finding: the error line and the lines that locate it. */
+static void quote_first_finding(char *out, size_t len, const char *log_path)
+{
+    FILE *f = fopen(log_path, "r");
+    char line[1024];
+    int quoting = 0;
+    while (f && quoting < 3 && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "========= ", 10) != 0)
+            continue;
+        const char *text = line + 10;
+        while (*text == ' ')
+            text++;
+        if (!quoting && !(strstr(text, "Invalid") || strstr(text, "Error") || strstr(text, "error") ||
+                          strstr(text, "Race") || strstr(text, "Barrier")))
+            continue;
+        if (quoting && (strstr(text, "SUMMARY") || *text == '\n' || strstr(text, "Saved host backtrace")))
+            break;
+        appendf(out, len, "  %s", text);
+        quoting++;
+    }
+    if (f)
+        fclose(f);
+}
+
+static void grade_sanitizer(grade *g, const options *o, const char *tool, double points, int all_passed)
+{
+    if (points <= 0)
+        return;
+    char name[64], path[512];
+    snprintf(name, sizeof name, "%s: clean on 257x131", tool);
+    graded_test *t = add_item(g, name, points);
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not run: the sanitizers count only when every correctness test passes.\n");
+        return;
+    }
+    if (o->sanitizer_missing || !o->sanitizers) {
+        t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
+        t->passed = 1;
+        appendf(t->output, OUTPUT_LEN, "not checked: %s. These points are left out of the maximum.\n",
+                o->sanitizer_missing ? o->sanitizer_missing : "the sanitizers did not run");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s.status", o->sanitizers, tool);
+    FILE *f = fopen(path, "r");
+    int status = -1;
+    if (f) {
+        if (fscanf(f, "%d", &status) != 1)
+            status = -1;
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/%s.log", o->sanitizers, tool);
+    if (status == 0) {
+        t->score = points;
+        t->passed = 1;
+        return;
+    }
+    if (status == 86) {
+        appendf(t->output, OUTPUT_LEN, "compute-sanitizer --tool %s found errors; the first:\n", tool);
+        quote_first_finding(t->output, OUTPUT_LEN, path);
+        appendf(t->output, OUTPUT_LEN, "Next: %s\n", strcmp(tool, "racecheck") == 0
+                ? "threads read shared memory that other threads write with no barrier between: put "
+                  "__syncthreads() between the phases, reached by every thread of the block (handout: Two "
+                  "phases and a barrier)."
+                : "an access outside a buffer at the line above: check the bounds tests of both phases "
+                  "(handout: Partial tiles).");
+    } else if (status == 124) {
+        appendf(t->output, OUTPUT_LEN, "the sanitized run timed out (log: %s).\n", path);
+    } else {
+        appendf(t->output, OUTPUT_LEN, "the sanitized run failed (exit %d); its output:\n", status);
+        append_file(t->output, OUTPUT_LEN, path, NULL, 8);
+    }
+}
+
+/* The compiled kernel must use what the lab teaches (counts from its PTX). */
+static void grade_structure(grade *g, const options *o, int all_passed)
+{
+    const tl_rubric *r = &g->rubric;
+    if (r->structure_points <= 0 || !r->require[0])
+        return;
+    char name[128];
+    int wants_shared = strstr(r->require, "shared") != NULL, wants_barrier = strstr(r->require, "barrier") != NULL;
+    snprintf(name, sizeof name, "structure: uses %s%s%s", wants_shared ? "shared memory" : "",
+             wants_shared && wants_barrier ? " and " : "", wants_barrier ? "a barrier" : "");
+    graded_test *t = add_item(g, name, r->structure_points);
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not counted: structure points count only when every correctness "
+                "test passes.\n");
+        return;
+    }
+    int shared = -1, barrier = -1;
+    if (!o->structure || sscanf(o->structure, "shared=%d barrier=%d", &shared, &barrier) != 2) {
+        appendf(t->output, OUTPUT_LEN, "could not inspect the compiled kernel.\n");
+        return;
+    }
+    int ok = 1;
+    if (wants_shared && shared == 0) {
+        ok = 0;
+        appendf(t->output, OUTPUT_LEN, "your compiled kernel never loads or stores shared memory.\nNext: "
+                "stage the tile in a __shared__ array (handout: The idea: stage a tile).\n");
+    }
+    if (wants_barrier && barrier == 0) {
+        ok = 0;
+        appendf(t->output, OUTPUT_LEN, "your compiled kernel has no barrier.\nNext: separate the load and "
+                "store phases with __syncthreads() (handout: Two phases and a barrier).\n");
+    }
+    t->score = ok ? t->max_score : 0;
+    t->passed = ok;
+}
+
+static void grade_not_allowed(grade *g, const options *o)
+{
+    const tl_rubric *r = &g->rubric;
+    graded_test *t = add_item(g, "allowed calls only", r->correctness_points + r->performance_points +
+                              r->memcheck_points + r->racecheck_points + r->structure_points);
+    t->beyond_correctness = 0;
+    appendf(t->output, OUTPUT_LEN, "not allowed: your file calls %s. In tilelab you write and launch the "
+            "kernel yourself; library shortcuts (cuBLAS, cudaMemcpy and friends) earn no points, so "
+            "the file was not graded further.\nNext: remove the call and launch your own kernel.\n", o->not_allowed);
+}
+
 /* ---- performance ------------------------------------------------------- */
 
 static void grade_performance(grade *g, const options *o, int all_passed)
 {
-    graded_test *t = &g->tests[g->ntests++];
     const tl_rubric *r = &g->rubric;
-    snprintf(t->name, sizeof t->name, "performance: bandwidth as a fraction of copy");
-    t->max_score = r->performance_points;
-    t->score = 0;
-    t->output[0] = '\0';
+    graded_test *t = add_item(g, "performance: bandwidth as a fraction of copy", r->performance_points);
     char thresholds[160];
     snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of copy = 0 points, %.3f of copy = %g points",
              r->perf_low, r->perf_high, r->performance_points);
@@ -327,20 +461,22 @@ static void print_report(const grade *g, const options *o)
     if (g->could_not_grade) {
         printf("%sCould not grade:%s\n", RED, RESET);
         print_indented(g->problem);
-        printf("\nScore: not graded (0/%g)\n", g->rubric.correctness_points + g->rubric.performance_points);
+        const tl_rubric *r = &g->rubric;
+        printf("\nScore: not graded (0/%g)\n", r->correctness_points + r->performance_points +
+               r->memcheck_points + r->racecheck_points + r->structure_points);
         return;
     }
     for (int i = 0; i < g->ntests; i++) {
         const graded_test *t = &g->tests[i];
-        int perf = i == g->ntests - 1;
-        if (perf)
+        if (t->beyond_correctness && (i == 0 || !g->tests[i - 1].beyond_correctness)) {
+            if (g->note[0])
+                printf("  %sNote:%s %s\n", BOLD, RESET, g->note);
             printf("\n");
+        }
         printf("  %s%-4s%s  %-46s %6.2f/%-6.2f\n", t->passed ? GREEN : RED,
-               t->passed ? "PASS" : (perf && t->score > 0 ? "PART" : "FAIL"), RESET, t->name, t->score, t->max_score);
+               t->passed ? "PASS" : (t->score > 0 ? "PART" : "FAIL"), RESET, t->name, t->score, t->max_score);
         if (t->output[0])
             print_indented(t->output);
-        if (i == g->ntests - 2 && g->note[0])
-            printf("  %sNote:%s %s\n", BOLD, RESET, g->note);
     }
     printf("\n%sScore: %.2f/%g%s\n", BOLD, total(g, 0), total(g, 1), RESET);
 }
@@ -352,7 +488,10 @@ static void write_results(const grade *g, const options *o)
         fprintf(stderr, "grade: cannot write %s\n", o->results);
         return;
     }
-    double max = g->rubric.correctness_points + g->rubric.performance_points;
+    const tl_rubric *r = &g->rubric;
+    double max = g->could_not_grade ? r->correctness_points + r->performance_points + r->memcheck_points +
+                                      r->racecheck_points + r->structure_points
+                                    : total(g, 1);
     tl_json_writer w;
     tl_jw_init(&w, f);
     tl_jw_object_begin(&w, NULL);
@@ -473,6 +612,10 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--build-log")) o->build_log = v;
         else if (!strcmp(k, "--problem")) o->problem = v;
         else if (!strcmp(k, "--elapsed")) o->elapsed = atof(v);
+        else if (!strcmp(k, "--structure")) o->structure = v;
+        else if (!strcmp(k, "--sanitizers")) o->sanitizers = v;
+        else if (!strcmp(k, "--sanitizer-missing")) o->sanitizer_missing = v;
+        else if (!strcmp(k, "--not-allowed")) o->not_allowed = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -522,12 +665,18 @@ int main(int argc, char **argv)
     } else if (o.problem) {
         g.could_not_grade = 1;
         snprintf(g.problem, sizeof g.problem, "%s\n", o.problem);
+    } else if (o.not_allowed) {
+        grade_not_allowed(&g, &o);
     } else if (grade_tests(&g, &o) != 0) {
         g.could_not_grade = 1;
     } else {
+        /* Points beyond correctness count only when every correctness test passes. */
         int all_passed = 1;
         for (int i = 0; i < g.ntests; i++)
             all_passed &= g.tests[i].passed;
+        grade_sanitizer(&g, &o, "memcheck", g.rubric.memcheck_points, all_passed);
+        grade_sanitizer(&g, &o, "racecheck", g.rubric.racecheck_points, all_passed);
+        grade_structure(&g, &o, all_passed);
         grade_performance(&g, &o, all_passed);
     }
 

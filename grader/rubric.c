@@ -11,13 +11,16 @@ static const struct field {
     const char *key;
     enum field_type type;
     size_t offset, size;
+    int optional;
 } fields[] = {
-#define TEXT_FIELD(name) {#name, TEXT, offsetof(tl_rubric, name), sizeof(((tl_rubric *)0)->name)}
-#define NUMBER_FIELD(name) {#name, NUMBER, offsetof(tl_rubric, name), sizeof(double)}
-    TEXT_FIELD(id), TEXT_FIELD(title), TEXT_FIELD(kind),
-    NUMBER_FIELD(correctness_points), NUMBER_FIELD(performance_points),
-    NUMBER_FIELD(kernel_timeout_s), NUMBER_FIELD(test_timeout_s), NUMBER_FIELD(measure_timeout_s),
-    NUMBER_FIELD(perf_low), NUMBER_FIELD(perf_high),
+#define TEXT_FIELD(name, opt) {#name, TEXT, offsetof(tl_rubric, name), sizeof(((tl_rubric *)0)->name), opt}
+#define NUMBER_FIELD(name, opt) {#name, NUMBER, offsetof(tl_rubric, name), sizeof(double), opt}
+    TEXT_FIELD(id, 0), TEXT_FIELD(title, 0), TEXT_FIELD(kind, 0),
+    NUMBER_FIELD(correctness_points, 0), NUMBER_FIELD(performance_points, 0),
+    NUMBER_FIELD(kernel_timeout_s, 0), NUMBER_FIELD(test_timeout_s, 0), NUMBER_FIELD(measure_timeout_s, 0),
+    NUMBER_FIELD(perf_low, 0), NUMBER_FIELD(perf_high, 0),
+    NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
+    TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -74,7 +77,7 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
     }
     fclose(f);
     for (int k = 0; status == 0 && k < FIELD_COUNT; k++) {
-        if (!seen[k]) {
+        if (!seen[k] && !fields[k].optional) {
             snprintf(err, errlen, "%s: missing key '%s'", path, fields[k].key);
             status = -1;
         }

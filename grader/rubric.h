@@ -17,6 +17,12 @@ typedef struct {
     double test_timeout_s;
     double measure_timeout_s;
     double perf_low, perf_high;   /* fractions of copy speed */
+    /* Optional: 0 or empty when the lab does not use them. */
+    double memcheck_points;       /* compute-sanitizer memcheck clean on the awkward shape */
+    double racecheck_points;      /* compute-sanitizer racecheck clean on it */
+    double structure_points;      /* the compiled kernel uses what the lab teaches */
+    char require[64];             /* what structure means: "shared barrier" */
+    char forbidden_calls[256];    /* symbol prefixes a lab file may not call */
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */

@@ -12,19 +12,25 @@
 
 #define OUT "build/tests/report-out"
 
-/* Runs the report tool; returns its exit status and the parsed results.json. */
-static int run_report(const char *args, tl_json **results)
+/* Runs the report tool with a rubric; returns its exit status and the parsed results.json. */
+static int run_report_with(const char *rubric, const char *args, tl_json **results)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "mkdir -p " OUT " && rm -f " OUT "/results.json && "
-             "NO_COLOR=1 build/tools/report --rubric tests/fixtures/lab1.rubric --source lab.cu --seed 7 "
-             "--results " OUT "/results.json --history " OUT "/history.csv %s > " OUT "/stdout.txt 2>&1", args);
+             "NO_COLOR=1 build/tools/report --rubric %s --source lab.cu --seed 7 "
+             "--results " OUT "/results.json --history " OUT "/history.csv %s > " OUT "/stdout.txt 2>&1",
+             rubric, args);
     int status = system(cmd);
     cr_assert(WIFEXITED(status), "report did not exit normally");
     char err[256] = "";
     *results = tl_json_parse_file(OUT "/results.json", err, sizeof err);
     cr_assert(*results, "results.json must always be written and valid: %s", err);
     return WEXITSTATUS(status);
+}
+
+static int run_report(const char *args, tl_json **results)
+{
+    return run_report_with("tests/fixtures/lab1.rubric", args, results);
 }
 
 static const tl_json *test_named(const tl_json *results, const char *prefix)
@@ -176,4 +182,71 @@ Test(report, history_rows_have_fixed_columns, .init = NULL)
     fclose(f);
     cr_assert_str_eq(header, "time_utc,lab,source,gpu,rows,cols,gbps,copy_gbps,fraction_of_copy,score,max_score,seed\n");
     cr_assert(strstr(row, ",lab1,lab.cu,,8192,8192,375.00,3000.00,0.1250,86.00,100,7\n"), "%s", row);
+}
+
+#define LAB2_PASS "--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.4.json"
+
+Test(report, sanitizer_findings_are_quoted_with_file_and_line)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab2.rubric", LAB2_PASS " --structure 'shared=4 barrier=1' "
+                                 "--sanitizers tests/fixtures/sanitizers-race", &r);
+    cr_assert_eq(status, 1);
+    cr_assert_eq(tl_json_number(test_named(r, "memcheck"), "score", -1), 5);
+    const tl_json *race = test_named(r, "racecheck");
+    const char *out = tl_json_string(race, "output", "");
+    cr_assert_eq(tl_json_number(race, "score", -1), 0);
+    cr_assert(strstr(out, "Race reported between Write access") && strstr(out, "transpose.cu:31") &&
+              strstr(out, "transpose.cu:38") && strstr(out, "Next: threads read shared memory"), "%s", out);
+    cr_assert(!strstr(out, "SUMMARY"), "the quote stops at the summary: %s", out);
+    cr_assert_eq(tl_json_number(test_named(r, "structure"), "score", -1), 5);
+    cr_assert_eq(tl_json_number(r, "score", -1), 95);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100);
+    tl_json_free(r);
+}
+
+Test(report, missing_sanitizer_is_left_out_of_the_maximum)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab2.rubric", LAB2_PASS " --structure 'shared=4 barrier=1' "
+                                 "--sanitizer-missing 'compute-sanitizer was not found'", &r);
+    cr_assert_eq(status, 0, "all that could be checked passed");
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 90);
+    cr_assert_eq(tl_json_number(r, "score", -1), 90);
+    cr_assert(strstr(tl_json_string(test_named(r, "racecheck"), "output", ""),
+                     "not checked: compute-sanitizer was not found. These points are left out of the maximum."));
+    tl_json_free(r);
+}
+
+Test(report, structure_without_a_barrier_loses_its_points)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab2.rubric", LAB2_PASS " --structure 'shared=4 barrier=0' "
+                    "--sanitizers tests/fixtures/sanitizers-race", &r);
+    const tl_json *t = test_named(r, "structure");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "no barrier"));
+    tl_json_free(r);
+}
+
+Test(report, extras_count_only_after_full_correctness)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab2.rubric", "--tests tests/fixtures/tests-mixed.json --structure "
+                    "'shared=4 barrier=1' --sanitizers tests/fixtures/sanitizers-race", &r);
+    cr_assert_eq(tl_json_number(test_named(r, "memcheck"), "score", -1), 0);
+    cr_assert_eq(tl_json_number(test_named(r, "structure"), "score", -1), 0);
+    cr_assert_float_eq(tl_json_number(r, "score", -1), 20, 1e-6);
+    tl_json_free(r);
+}
+
+Test(report, library_shortcuts_are_not_allowed)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab2.rubric", "--not-allowed cublasSgeam_v2", &r);
+    cr_assert_eq(status, 1);
+    cr_assert_eq(tl_json_number(r, "score", -1), 0);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100);
+    cr_assert(strstr(tl_json_string(test_named(r, "allowed"), "output", ""), "not allowed: your file calls cublasSgeam_v2"));
+    tl_json_free(r);
 }
