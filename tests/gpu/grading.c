@@ -133,3 +133,73 @@ Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
      * below perf_low. Either way: no performance points (at most 72). */
     grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 64, 72, NULL}, "lab1-one_thread");
 }
+
+/* ---- labs 2 and 3 -------------------------------------------------------- */
+
+#define LAB2_FIXTURE "tests/submissions/lab2/"
+#define LAB3_FIXTURE "tests/submissions/lab3/"
+
+Test(lab2, solution_full_marks)
+{
+    grade((expectation){"lab2", "solutions/lab2-shared-tile/transpose.cu", "lab2 solution", 0, 100, 100, NULL},
+          "lab2-solution");
+}
+
+Test(lab2, skeleton_scores_zero_cleanly)
+{
+    grade((expectation){"lab2", "labs/lab2-shared-tile/transpose.cu", "lab2 skeleton", 1, 0, 0,
+                        "nothing was written there"}, "lab2-skeleton");
+}
+
+Test(lab2, missing_barrier)
+{
+    grade((expectation){"lab2", LAB2_FIXTURE "missing_barrier.cu", "missing_barrier", 1, 0, 95, NULL},
+          "lab2-missing_barrier");
+}
+
+Test(lab2, barrier_in_branch)
+{
+    grade((expectation){"lab2", LAB2_FIXTURE "barrier_in_branch.cu", "barrier_in_branch", 1, 0, 95, NULL},
+          "lab2-barrier_in_branch");
+}
+
+Test(lab2, store_index_swapped)
+{
+    grade((expectation){"lab2", LAB2_FIXTURE "store_index_swapped.cu", "store_index_swapped", 1, 0, 10,
+                        "first mismatch at"}, "lab2-store_index_swapped");
+}
+
+Test(lab2, partial_tiles_unguarded)
+{
+    grade((expectation){"lab2", LAB2_FIXTURE "partial_tiles_unguarded.cu", "partial_tiles_unguarded", 1, 0, 40,
+                        "wrote outside the output"}, "lab2-partial_tiles_unguarded");
+}
+
+Test(lab2, calls_cublas_not_allowed)
+{
+    grade((expectation){"lab2", LAB2_FIXTURE "calls_cublas.cu", "calls_cublas", 1, 0, 0,
+                        "not allowed: your file calls cublasCreate_v2 cublasSgeam"}, "lab2-calls_cublas");
+}
+
+Test(lab3, solution_full_marks)
+{
+    grade((expectation){"lab3", "solutions/lab3-padding/transpose.cu", "lab3 solution", 0, 100, 100, NULL},
+          "lab3-solution");
+}
+
+Test(lab3, skeleton_scores_zero_cleanly)
+{
+    grade((expectation){"lab3", "labs/lab3-padding/transpose.cu", "lab3 skeleton", 1, 0, 0,
+                        "nothing was written there"}, "lab3-skeleton");
+}
+
+Test(lab3, no_padding_is_slower)
+{
+    grade((expectation){"lab3", LAB3_FIXTURE "no_padding.cu", "no_padding", 1, 70, 90, NULL}, "lab3-no_padding");
+}
+
+Test(lab3, padded_with_32x32_threads_is_slower)
+{
+    grade((expectation){"lab3", LAB3_FIXTURE "padded_32x32_threads.cu", "padded_32x32_threads", 1, 70, 95, NULL},
+          "lab3-padded_32x32_threads");
+}

@@ -1,0 +1,36 @@
+/*
+ * Lab 3 — padding against bank conflicts          labs/lab3-padding/transpose.cu
+ *
+ * Start from your lab 2 kernel (copy it in below), then make one change,
+ * marked TODO(lab3): give the shared tile one extra column, [TILE][TILE + 1],
+ * so that reading a column of the tile touches 32 different banks instead of
+ * one. Predict the speedup before you measure it (handout: Predict before you
+ * measure).
+ *
+ * The data, the launch and the rules are lab 2's:
+ *   in   rows x cols    in(r, c)  = in[r * cols + c]
+ *   out  cols x rows    out(c, r) = out[c * rows + r] = in(r, c)
+ *
+ * What ./grade checks: lab 2's checks, and bandwidth against the copy speed;
+ * it also reports your speedup over your own lab 2 kernel when that builds.
+ *
+ * Do not change: the signature of launch_transpose, the one #include below.
+ * Do not use: cudaMemcpy*, cuBLAS or any other library call.
+ */
+#include "tilelab.h"
+
+enum { TILE = 32, BLOCK_ROWS = 8 };
+
+__global__ void transpose_padded(const float *in, float *out, int rows, int cols)
+{
+    /* TODO(lab3): your lab 2 kernel, with the tile declared as
+     * __shared__ float tile[TILE][TILE + 1]; */
+}
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    /* TODO(lab3): your lab 2 launch. */
+    dim3 block(1, 1);
+    dim3 grid(1, 1);
+    LAUNCH(transpose_padded, grid, block)(in, out, rows, cols);
+}

@@ -1,0 +1,33 @@
+/* Fixture (lab2): the store reads the tile with the load side's indices (no transposition in shared memory).
+ * Expected outcome: tests/gpu/grading.c. */
+#include "tilelab.h"
+
+enum { TILE = 32, BLOCK_ROWS = 8 };
+
+__global__ void transpose_tiled(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[TILE][TILE];
+
+    int c = blockIdx.x * TILE + threadIdx.x;
+    int r = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (r + j < rows && c < cols)
+            tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(r + j) * cols + c];
+
+    /* Every thread must finish loading before any thread reads another's element. */
+    __syncthreads();
+
+    /* The block's origin swaps: its tile lands at row blockIdx.x*TILE, column blockIdx.y*TILE of out. */
+    int out_c = blockIdx.y * TILE + threadIdx.x;
+    int out_r = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (out_r + j < cols && out_c < rows)
+            out[(size_t)(out_r + j) * rows + out_c] = tile[threadIdx.y + j][threadIdx.x];
+}
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    dim3 block(TILE, BLOCK_ROWS);
+    dim3 grid(CEIL_DIV(cols, TILE), CEIL_DIV(rows, TILE));
+    LAUNCH(transpose_tiled, grid, block)(in, out, rows, cols);
+}
