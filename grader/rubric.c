@@ -20,7 +20,7 @@ static const struct field {
     NUMBER_FIELD(kernel_timeout_s, 0), NUMBER_FIELD(test_timeout_s, 0), NUMBER_FIELD(measure_timeout_s, 0),
     NUMBER_FIELD(perf_low, 0), NUMBER_FIELD(perf_high, 0),
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
-    TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1),
+    TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 

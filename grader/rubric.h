@@ -23,6 +23,7 @@ typedef struct {
     double structure_points;      /* the compiled kernel uses what the lab teaches */
     char require[64];             /* what structure means: "shared barrier" */
     char forbidden_calls[256];    /* symbol prefixes a lab file may not call */
+    char perf_next[256];          /* the next step when performance points are lost */
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */
