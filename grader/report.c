@@ -333,11 +333,6 @@ static void grade_structure(grade *g, const options *o, int all_passed)
     snprintf(name, sizeof name, "structure: uses %s%s%s", wants_shared ? "shared memory" : "",
              wants_shared && wants_barrier ? " and " : "", wants_barrier ? "a barrier" : "");
     graded_test *t = add_item(g, name, r->structure_points);
-    if (!all_passed) {
-        appendf(t->output, OUTPUT_LEN, "not counted: structure points count only when every correctness "
-                "test passes.\n");
-        return;
-    }
     int shared = -1, barrier = -1;
     if (!o->structure || sscanf(o->structure, "shared=%d barrier=%d", &shared, &barrier) != 2) {
         appendf(t->output, OUTPUT_LEN, "could not inspect the compiled kernel.\n");
@@ -354,8 +349,11 @@ static void grade_structure(grade *g, const options *o, int all_passed)
         appendf(t->output, OUTPUT_LEN, "your compiled kernel has no barrier.\nNext: separate the load and "
                 "store phases with __syncthreads() (handout: Two phases and a barrier).\n");
     }
-    t->score = ok ? t->max_score : 0;
-    t->passed = ok;
+    if (ok && !all_passed)
+        appendf(t->output, OUTPUT_LEN, "uses both, but structure points count only when every correctness "
+                "test passes.\n");
+    t->passed = ok && all_passed;
+    t->score = t->passed ? t->max_score : 0;
 }
 
 static void grade_not_allowed(grade *g, const options *o)
