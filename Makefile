@@ -1,4 +1,5 @@
 # tilelab — `make help` lists the targets.
+.DEFAULT_GOAL := help
 include common/toolchain.mk
 include common/kit.mk
 
@@ -33,22 +34,15 @@ $(LABS): need-nvcc
 	printf '%s %s\n' $@ "$$src" > $(B)/current-lab && \
 	echo "built $(B)/$@ from $$src — run it for a quick check, then ./grade"
 
-.PHONY: need-nvcc need-criterion
-need-nvcc:
-	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
-need-criterion:
-	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion (the test library) is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
-
 # ---- tests ---------------------------------------------------------------
 comma := ,
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c $(KIT_HEADERS)
+$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
-	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 
-$(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS)
+$(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c $(KIT)/json.c.o -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@

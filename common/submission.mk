@@ -45,8 +45,7 @@ $(OUT)/check: $(KIT)/$(KIND)_check.cu.o $(OUT)/student.o $(OUT)/info.o $(KIT)/li
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
-$(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/student.o $(KIT)/libtilelab.a
-	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
+$(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/student.o $(KIT)/libtilelab.a | need-criterion
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(CRITERION_LIBS) -o $@
 

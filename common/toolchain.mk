@@ -41,3 +41,10 @@ KIT := $(B)/$(ARCH)/kit
 NVFLAGS := -arch=$(ARCH) -O3 -lineinfo -std=c++17 -Icommon -Igrader \
            -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets
 CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Igrader -I$(CUDA_HOME)/include
+
+# One clear line, and exit 2, when a tool the build needs is missing.
+.PHONY: need-nvcc need-criterion
+need-nvcc:
+	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
+need-criterion:
+	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion (the test library) is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }

@@ -166,11 +166,11 @@ static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, 
         for (const tl_json *m = messages->child; m; m = m->next) {
             if (m->type != TL_JSON_STRING)
                 continue;
-            /* Criterion prefixes "file:line: "; the message itself is what matters. */
-            const char *text = m->string;
-            const char *colon = strstr(text, ": ");
-            if (colon && strchr(text, ':') < colon && strstr(text, ".c:") && strstr(text, ".c:") < colon)
-                text = colon + 2;
+            /* Criterion prefixes "file.c:line: "; the message itself is what matters. */
+            const char *text = m->string, *source = strstr(text, ".c:");
+            const char *after_line = source ? strstr(source, ": ") : NULL;
+            if (after_line)
+                text = after_line + 2;
             while (*text == ' ')
                 text++;
             const char *next = strstr(text, " Next: ");
