@@ -14,7 +14,7 @@ else
 endif
 SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
 
-.PHONY: help $(LABS) test unit-tests compile-all gpu-tests deps clean $(COMPILE_TARGETS)
+.PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -63,8 +63,22 @@ unit-tests: $(B)/tests/unit $(B)/tools/report
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j1 --verbose
 
-test: unit-tests compile-all
+# Host-only tests of the instructor tools (plots, batch grading, dists):
+# Criterion tests in tests/tools/ that run the tools on fixtures.
+TOOLS_SRC := $(wildcard tests/tools/*.c)
+$(B)/tests/tools: $(TOOLS_SRC) | need-criterion
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
+	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)
+
+test: unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory gpu-tests
+
+# Instructor and self-study tools, one fragment each.
+include plots/plots.mk
+include common/dist.mk
 
 # ---- rootless Criterion ----------------------------------------------------
 # Debian/Ubuntu packages fetched with apt-get download and unpacked with
