@@ -79,6 +79,7 @@ test: unit-tests tool-tests compile-all
 # Instructor and self-study tools, one fragment each.
 include plots/plots.mk
 include common/dist.mk
+include grader/batch.mk
 
 # ---- rootless Criterion ----------------------------------------------------
 # Debian/Ubuntu packages fetched with apt-get download and unpacked with

@@ -1,0 +1,1 @@
+# batch.mk — the batch grader's tools (gradebook). Included by the Makefile.
