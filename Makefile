@@ -37,9 +37,9 @@ $(LABS): need-nvcc
 # ---- tests ---------------------------------------------------------------
 comma := ,
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c $(KIT_HEADERS) | need-criterion
+$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 
 $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion

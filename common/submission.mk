@@ -2,6 +2,8 @@
 #   make -f common/submission.mk LAB=lab1 SRC=path/to/file.cu [check|grader]
 # Everything lands in $(OUT), a folder named after SRC, so submissions never
 # share objects. The file may not supply main(): the harnesses do.
+# BASELINE=path/to/earlier.cu also builds measure-vs-<that file>: the
+# measurement timing both (lab 3 against the student's own lab 2).
 include common/toolchain.mk
 include common/kit.mk
 
@@ -13,7 +15,13 @@ ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
 endif
 
-.PHONY: check student harness grader print-dirs
+LAUNCH_FN := launch_$(KIND)
+ifneq ($(BASELINE),)
+  BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
+  MEASURE_VS := $(OUT)/measure-vs-$(notdir $(BASE_OUT))
+endif
+
+.PHONY: check student harness grader baseline print-dirs
 check: $(OUT)/check
 # The file alone, compiled: what the grader inspects before linking it.
 student: $(OUT)/student.o $(OUT)/student.ptx
@@ -21,8 +29,9 @@ student: $(OUT)/student.o $(OUT)/student.ptx
 harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
          $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o
 grader: harness $(OUT)/tests $(OUT)/measure $(OUT)/check
+baseline: $(MEASURE_VS)
 print-dirs:
-	@echo $(OUT) $(KIT) $(CUDA_HOME)
+	@echo $(OUT) $(KIT) $(CUDA_HOME) $(MEASURE_VS)
 
 $(OUT)/student.o: $(SRC) common/tilelab.h common/check.h
 	@mkdir -p $(@D)
@@ -50,5 +59,20 @@ $(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/st
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(CRITERION_LIBS) -o $@
 
 $(OUT)/measure: $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(KIT)/libtilelab.a
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
+
+# The baseline file with its launch renamed and every other global symbol
+# made local, so it links beside the student's file even when both define a
+# kernel of the same name. Weak symbols (inline functions) stay shared.
+$(BASE_OUT)/as-baseline.o: $(BASELINE) common/tilelab.h common/check.h
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -D$(LAUNCH_FN)=tl_baseline_$(LAUNCH_FN) -c $(BASELINE) -o $@.tmp
+	$(Q)nm --defined-only -g $@.tmp | awk '$$2 ~ /^[BDRT]$$/ && $$3 != "tl_baseline_$(LAUNCH_FN)" { print $$3 }' > $@.local
+	$(Q)objcopy --localize-symbols=$@.local $@.tmp $@
+	$(Q)rm -f $@.tmp $@.local
+
+$(MEASURE_VS): $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(BASE_OUT)/as-baseline.o $(KIT)/libtilelab.a
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@

@@ -35,8 +35,13 @@ const char *tl_case_verdict_name(tl_case_verdict v);
 /* How long one launch may run: TILELAB_KERNEL_TIMEOUT_S, else 10 s. */
 double tl_kernel_timeout_s(void);
 
-/* out = transpose(in) for a seeded rows x cols input. */
+/* A lab's launch function: launch_transpose, or another file's under another name. */
+typedef void (*tl_transpose_fn)(const float *in, float *out, int rows, int cols);
+
+/* out = transpose(in) for a seeded rows x cols input, by launch_transpose ... */
 tl_case_result tl_transpose_case(int rows, int cols, uint64_t seed);
+/* ... or by another launch function (the baseline a lab is compared with). */
+tl_case_result tl_transpose_case_of(tl_transpose_fn launch, int rows, int cols, uint64_t seed);
 
 /* Transposing twice must give the input back. */
 tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed);
@@ -46,6 +51,7 @@ typedef struct {
     const float *in;
     float *out;
     int rows, cols;
+    tl_transpose_fn launch;   /* NULL: launch_transpose */
 } tl_transpose_args;
 void tl_transpose_work(void *args);
 

@@ -34,7 +34,7 @@ static void usage(FILE *to, const char *prog)
 static void time_shape(int rows, int cols, tl_bench_result *b)
 {
     size_t n = (size_t)rows * cols;
-    tl_transpose_args a = {NULL, NULL, rows, cols};
+    tl_transpose_args a = {NULL, NULL, rows, cols, NULL};
     float *host = (float *)malloc(n * sizeof(float));
     tl_fill_seeded(host, n, 1);
     CHECK_CUDA(cudaMalloc((void **)&a.in, n * sizeof(float)));

@@ -10,9 +10,10 @@
  *          [--measure M.json] [--measure-status N] [--build-log LOG]
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
  *          [--structure "shared=N barrier=M"] [--sanitizers DIR | --sanitizer-missing TEXT]
- *          [--not-allowed CALLS]
+ *          [--not-allowed CALLS] [--counters NCU.csv | --counters-missing TEXT]
  */
 #include "rubric.h"
+#include "counters.h"
 #include "csv.h"
 #include "json.h"
 #include "shapes.h"
@@ -28,6 +29,14 @@
 
 enum { MAX_TESTS = 128, OUTPUT_LEN = 8192 };
 
+/* What went wrong, in words a gradebook can filter on (extra_data.flags). */
+enum {
+    FLAG_COMPILE_ERROR = 1 << 0, FLAG_NOT_ALLOWED = 1 << 1, FLAG_TIMEOUT = 1 << 2, FLAG_RACE = 1 << 3,
+    FLAG_OUT_OF_BOUNDS = 1 << 4, FLAG_WRONG = 1 << 5, FLAG_CRASH = 1 << 6, FLAG_NOT_GRADED = 1 << 7,
+};
+static const char *const flag_words[] = {"compile-error", "not-allowed", "timeout", "race",
+                                         "out-of-bounds", "wrong", "crash", "not-graded"};
+
 typedef struct {
     char name[160];
     double score, max_score;
@@ -39,7 +48,7 @@ typedef struct {
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
         *tests_log, *measure_json, *build_log, *problem, *structure, *sanitizers, *sanitizer_missing,
-        *not_allowed;
+        *not_allowed, *counters, *counters_missing;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -53,6 +62,7 @@ typedef struct {
     int could_not_grade;
     char problem[OUTPUT_LEN];
     char note[512];               /* a diagnosis drawn from several tests */
+    unsigned flags;               /* what went wrong, for gradebooks: FLAG_* */
     int measured;                 /* a verified measurement exists */
     int rows, cols;
     double gbps, copy_gbps, fraction, noise;
@@ -145,8 +155,9 @@ static void display_name(const char *test, const char *seed, char *out, size_t l
 }
 
 /* Reason and next step for a test that did not pass. */
-static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len)
+static unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len)
 {
+    unsigned flag = FLAG_WRONG;
     const char *status = tl_json_string(test, "status", "?");
     const tl_json *messages = tl_json_get(test, "messages");
     size_t nmsg = tl_json_length(messages);
@@ -156,16 +167,23 @@ static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, 
                 "passed its %g s limit. One launch should take milliseconds.\nNext: look for a loop whose "
                 "exit condition never changes, or threads that wait for each other; try build/%s --rows 31 "
                 "--cols 33.\n", r->kernel_timeout_s, r->test_timeout_s, r->id);
+        flag = FLAG_TIMEOUT;
     } else if (first && strstr(first, "crashed")) {
+        flag = FLAG_CRASH;
         appendf(out, len, "the test process crashed (a signal such as a segmentation fault in host "
                 "code).\nNext: run build/%s and read the first error it prints.\n", r->id);
     } else if (nmsg == 0) {
+        flag = FLAG_CRASH;
         appendf(out, len, "the test process ended early (%s, no message).\nNext: remove any exit() or "
                 "abort() from your file, then run build/%s.\n", status, r->id);
     } else {
         for (const tl_json *m = messages->child; m; m = m->next) {
             if (m->type != TL_JSON_STRING)
                 continue;
+            if (strstr(m->string, "outside") || strstr(m->string, "IllegalAddress"))
+                flag = FLAG_OUT_OF_BOUNDS;
+            else if (strstr(m->string, "CUDA error") && flag == FLAG_WRONG)
+                flag = FLAG_CRASH;
             /* Criterion prefixes "file.c:line: "; the message itself is what matters. */
             const char *text = m->string, *source = strstr(text, ".c:");
             const char *after_line = source ? strstr(source, ": ") : NULL;
@@ -180,6 +198,7 @@ static void explain_failure(const tl_json *test, const tl_rubric *r, char *out, 
                 appendf(out, len, "%s\n", text);
         }
     }
+    return flag;
 }
 
 static int by_name(const void *a, const void *b)
@@ -223,7 +242,7 @@ static int grade_tests(grade *g, const options *o)
         t->score = t->passed ? t->max_score : 0;
         t->output[0] = '\0';
         if (!t->passed)
-            explain_failure(all[i], &g->rubric, t->output, sizeof t->output);
+            g->flags |= explain_failure(all[i], &g->rubric, t->output, sizeof t->output);
         int square = shape.rows > 0 && shape.rows == shape.cols;
         if (square && t->passed) square_pass++;
         else if (square) square_fail++;
@@ -306,6 +325,7 @@ static void grade_sanitizer(grade *g, const options *o, const char *tool, double
         return;
     }
     if (status == 86) {
+        g->flags |= strcmp(tool, "racecheck") == 0 ? FLAG_RACE : FLAG_OUT_OF_BOUNDS;
         appendf(t->output, OUTPUT_LEN, "compute-sanitizer --tool %s found errors; the first:\n", tool);
         quote_first_finding(t->output, OUTPUT_LEN, path);
         appendf(t->output, OUTPUT_LEN, "Next: %s\n", strcmp(tool, "racecheck") == 0
@@ -359,15 +379,119 @@ static void grade_structure(grade *g, const options *o, int all_passed)
 static void grade_not_allowed(grade *g, const options *o)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "allowed calls only", r->correctness_points + r->performance_points +
-                              r->memcheck_points + r->racecheck_points + r->structure_points);
+    graded_test *t = add_item(g, "allowed calls only", tl_rubric_max_points(r));
+    g->flags |= FLAG_NOT_ALLOWED;
     t->beyond_correctness = 0;
     appendf(t->output, OUTPUT_LEN, "not allowed: your file calls %s. In tilelab you write and launch the "
             "kernel yourself; library shortcuts (cuBLAS, cudaMemcpy and friends) earn no points, so "
             "the file was not graded further.\nNext: remove the call and launch your own kernel.\n", o->not_allowed);
 }
 
+/* ---- hardware counters (ncu) ---------------------------------------------- */
+
+/* One counter row: yours next to the ideal; a hint when it is off. */
+static int counter_row(char *out, const char *what, double yours, double ideal, double tolerance)
+{
+    int off = yours > ideal + tolerance;
+    appendf(out, OUTPUT_LEN, "  %-34s %8.2f %8.0f%s\n", what, yours, ideal, off ? "   <- off" : "");
+    return off;
+}
+
+/* Bank conflicts per shared request and sectors per global request, shown to
+ * every lab that names counters_shape; lab 3 scores the conflicts. The
+ * counters count work, not time: no noise, no margin for a busy GPU. */
+static void grade_counters(grade *g, const options *o, int all_passed)
+{
+    const tl_rubric *r = &g->rubric;
+    if (!r->counters_shape[0])
+        return;
+    char name[128];
+    if (r->bank_conflict_points > 0)
+        snprintf(name, sizeof name, "bank conflicts: near zero (ncu)");
+    else
+        snprintf(name, sizeof name, "hardware counters (ncu; for your information)");
+    graded_test *t = add_item(g, name, r->bank_conflict_points);
+    if (!all_passed) {
+        t->passed = r->bank_conflict_points <= 0;
+        appendf(t->output, OUTPUT_LEN, "not read: counters are read only when every correctness test passes.\n");
+        return;
+    }
+    tl_counters c;
+    char err[256];
+    if (o->counters_missing || !o->counters || tl_counters_read(o->counters, &c, err, sizeof err) != 0) {
+        t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
+        t->passed = 1;
+        appendf(t->output, OUTPUT_LEN, "not checked: %s.%s\n", o->counters_missing ? o->counters_missing
+                : o->counters ? err : "ncu did not run", r->bank_conflict_points > 0
+                ? " These points are left out of the maximum." : "");
+        return;
+    }
+    double ld_conflicts = tl_per_request(c.shared_ld_conflicts, c.shared_ld_requests);
+    double st_conflicts = tl_per_request(c.shared_st_conflicts, c.shared_st_requests);
+    double all_conflicts = tl_per_request(c.shared_ld_conflicts + c.shared_st_conflicts,
+                                          c.shared_ld_requests + c.shared_st_requests);
+    double ld_sectors = tl_per_request(c.global_ld_sectors, c.global_ld_requests);
+    double st_sectors = tl_per_request(c.global_st_sectors, c.global_st_requests);
+    /* Half a sector of slack: edge blocks of a partial tile touch fewer. */
+    const double ideal = TL_IDEAL_SECTORS_PER_REQUEST, slack = 0.5;
+    double conflict_slack = r->bank_conflicts_max > 0 ? r->bank_conflicts_max : 0.1;
+
+    appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
+            r->counters_shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
+    int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
+    int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
+    int ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
+    int st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
+    if (c.shared_ld_requests + c.shared_st_requests == 0)
+        appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
+    if (ld_s)
+        appendf(t->output, OUTPUT_LEN, "Hint: loads touch %.0f sectors per request: your reads are not coalesced "
+                "(a warp reading 32 neighbouring floats needs 4).\n", ld_sectors);
+    if (st_s)
+        appendf(t->output, OUTPUT_LEN, "Hint: stores touch %.0f sectors per request: your writes are not "
+                "coalesced; consecutive threads should write consecutive addresses (lab 2's tile does it).\n",
+                st_sectors);
+    if (ld_c || st_c)
+        appendf(t->output, OUTPUT_LEN, "Hint: each shared %s waits %.1f extra bank passes: threads of a warp hit "
+                "the same bank. A column of a [32][32] tile lies in one bank; pad it to [32][33] (handout lab 3: "
+                "The padding fix).\n", ld_c ? "load" : "store", ld_c ? ld_conflicts : st_conflicts);
+    if (r->bank_conflict_points > 0) {
+        t->passed = all_conflicts <= r->bank_conflicts_max;
+        t->score = t->passed ? t->max_score : 0;
+        if (!t->passed)
+            appendf(t->output, OUTPUT_LEN, "%.2f bank conflicts per shared request (loads and stores together); "
+                    "the points need at most %g.\n", all_conflicts, r->bank_conflicts_max);
+    } else {
+        t->passed = !(ld_c || st_c || ld_s || st_s);
+    }
+}
+
 /* ---- performance ------------------------------------------------------- */
+
+/* Lab 3 against the student's own lab 2: the speedup padding bought, timed in the same process. */
+static void report_baseline(graded_test *t, const tl_json *m, const tl_rubric *r)
+{
+    if (!r->baseline[0])
+        return;
+    const tl_json *b = tl_json_get(m, "baseline");
+    if (!b) {
+        appendf(t->output, OUTPUT_LEN, "against your %s: not compared (%s).\n", r->baseline,
+                tl_json_string(m, "baseline_skipped", "no measurement"));
+        return;
+    }
+    const tl_json *bench = tl_json_get(b, "bench");
+    const char *source = tl_json_string(b, "source", r->baseline);
+    if (!tl_json_number(b, "verified", 0)) {
+        appendf(t->output, OUTPUT_LEN, "against your %s (%s): not compared, its output is wrong at %dx%d (%s).\n",
+                r->baseline, source, (int)tl_json_number(m, "rows", 0), (int)tl_json_number(m, "cols", 0),
+                tl_json_string(b, "verification", "?"));
+        return;
+    }
+    double base_gbps = tl_json_number(bench, "work_gbps", 0);
+    appendf(t->output, OUTPUT_LEN, "against your %s (%s), same run: %.1f GB/s = %.3f of copy; yours is "
+            "%.2fx faster\n", r->baseline, source, base_gbps, tl_json_number(bench, "fraction_of_copy", 0),
+            tl_json_number(b, "speedup", 0));
+}
 
 static void grade_performance(grade *g, const options *o, int all_passed)
 {
@@ -418,6 +542,7 @@ static void grade_performance(grade *g, const options *o, int all_passed)
                 tl_json_string(m, "verification", "?"));
     } else {
         g->measured = 1;
+        report_baseline(t, m, r);
         t->score = tl_rubric_perf_points(r, g->fraction);
         if (t->score < t->max_score && r->perf_next[0])
             appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->perf_next);
@@ -457,8 +582,7 @@ static void print_report(const grade *g, const options *o)
         printf("%sCould not grade:%s\n", RED, RESET);
         print_indented(g->problem);
         const tl_rubric *r = &g->rubric;
-        printf("\nScore: not graded (0/%g)\n", r->correctness_points + r->performance_points +
-               r->memcheck_points + r->racecheck_points + r->structure_points);
+        printf("\nScore: not graded (0/%g)\n", tl_rubric_max_points(r));
         return;
     }
     for (int i = 0; i < g->ntests; i++) {
@@ -468,8 +592,10 @@ static void print_report(const grade *g, const options *o)
                 printf("  %sNote:%s %s\n", BOLD, RESET, g->note);
             printf("\n");
         }
-        printf("  %s%-4s%s  %-46s %6.2f/%-6.2f\n", t->passed ? GREEN : RED,
-               t->passed ? "PASS" : (t->score > 0 ? "PART" : "FAIL"), RESET, t->name, t->score, t->max_score);
+        const char *tag = t->max_score == 0 && t->beyond_correctness ? "INFO"
+                        : t->passed ? "PASS" : t->score > 0 ? "PART" : "FAIL";
+        printf("  %s%-4s%s  %-46s %6.2f/%-6.2f\n", t->passed || !strcmp(tag, "INFO") ? GREEN : RED, tag, RESET,
+               t->name, t->score, t->max_score);
         if (t->output[0])
             print_indented(t->output);
     }
@@ -484,9 +610,7 @@ static void write_results(const grade *g, const options *o)
         return;
     }
     const tl_rubric *r = &g->rubric;
-    double max = g->could_not_grade ? r->correctness_points + r->performance_points + r->memcheck_points +
-                                      r->racecheck_points + r->structure_points
-                                    : total(g, 1);
+    double max = g->could_not_grade ? tl_rubric_max_points(r) : total(g, 1);
     tl_json_writer w;
     tl_jw_init(&w, f);
     tl_jw_object_begin(&w, NULL);
@@ -534,6 +658,11 @@ static void write_results(const grade *g, const options *o)
     tl_jw_string(&w, "seed", o->seed);
     tl_jw_string(&w, "gpu", g->device);
     tl_jw_bool(&w, "graded", !g->could_not_grade);
+    char flags[128] = "";
+    for (unsigned i = 0; i < sizeof flag_words / sizeof flag_words[0]; i++)
+        if (g->flags & (1u << i))
+            appendf(flags, sizeof flags, "%s%s", flags[0] ? " " : "", flag_words[i]);
+    tl_jw_string(&w, "flags", flags);
     if (g->measured) {
         tl_jw_int(&w, "rows", g->rows);
         tl_jw_int(&w, "cols", g->cols);
@@ -611,6 +740,8 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--sanitizers")) o->sanitizers = v;
         else if (!strcmp(k, "--sanitizer-missing")) o->sanitizer_missing = v;
         else if (!strcmp(k, "--not-allowed")) o->not_allowed = v;
+        else if (!strcmp(k, "--counters")) o->counters = v;
+        else if (!strcmp(k, "--counters-missing")) o->counters_missing = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -641,6 +772,10 @@ static void read_device(grade *g, const char *path)
 int main(int argc, char **argv)
 {
     options o;
+    if (argc == 2 && !strcmp(argv[1], "--counter-metrics")) {   /* what grade asks ncu for */
+        puts(TL_COUNTER_METRICS);
+        return 0;
+    }
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     static grade g;
@@ -654,6 +789,7 @@ int main(int argc, char **argv)
 
     if (o.build_log) {
         g.could_not_grade = 1;
+        g.flags |= FLAG_COMPILE_ERROR;
         snprintf(g.problem, sizeof g.problem, "%s does not compile. The compiler says:\n", o.source);
         append_file(g.problem, sizeof g.problem, o.build_log, NULL, 40);
         appendf(g.problem, sizeof g.problem, "Next: %s\n", build_failure_hint(o.build_log, g.rubric.id));
@@ -672,9 +808,12 @@ int main(int argc, char **argv)
         grade_sanitizer(&g, &o, "memcheck", g.rubric.memcheck_points, all_passed);
         grade_sanitizer(&g, &o, "racecheck", g.rubric.racecheck_points, all_passed);
         grade_structure(&g, &o, all_passed);
+        grade_counters(&g, &o, all_passed);
         grade_performance(&g, &o, all_passed);
     }
 
+    if (g.could_not_grade && !(g.flags & FLAG_COMPILE_ERROR))
+        g.flags |= FLAG_NOT_GRADED;
     if (!o.quiet)
         print_report(&g, &o);
     write_results(&g, &o);

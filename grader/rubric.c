@@ -21,6 +21,8 @@ static const struct field {
     NUMBER_FIELD(perf_low, 0), NUMBER_FIELD(perf_high, 0),
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
     TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
+    TEXT_FIELD(counters_shape, 1), NUMBER_FIELD(bank_conflict_points, 1), NUMBER_FIELD(bank_conflicts_max, 1),
+    TEXT_FIELD(baseline, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -82,11 +84,21 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             status = -1;
         }
     }
+    if (status == 0 && r->bank_conflict_points > 0 && !r->counters_shape[0]) {
+        snprintf(err, errlen, "%s: bank_conflict_points needs counters_shape (the shape ncu profiles)", path);
+        status = -1;
+    }
     if (status == 0 && !(r->perf_low < r->perf_high)) {
         snprintf(err, errlen, "%s: perf_low must be below perf_high", path);
         status = -1;
     }
     return status;
+}
+
+double tl_rubric_max_points(const tl_rubric *r)
+{
+    return r->correctness_points + r->performance_points + r->memcheck_points + r->racecheck_points +
+           r->structure_points + r->bank_conflict_points;
 }
 
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)

@@ -24,10 +24,17 @@ typedef struct {
     char require[64];             /* what structure means: "shared barrier" */
     char forbidden_calls[256];    /* symbol prefixes a lab file may not call */
     char perf_next[256];          /* the next step when performance points are lost */
+    char counters_shape[32];      /* "1024x1024": read ncu's counters for the launch at this shape */
+    double bank_conflict_points;  /* shared-memory bank conflicts per request at most ... */
+    double bank_conflicts_max;    /* ... this many (counters_shape needed) */
+    char baseline[32];            /* "lab2": also time the student's own file of that lab */
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */
 int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen);
+
+/* Everything the rubric can award. */
+double tl_rubric_max_points(const tl_rubric *r);
 
 /* Points for a measured fraction of copy: 0 at or below low, all at or above high, linear between. */
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy);

@@ -20,6 +20,7 @@ typedef struct {
     int exit_status;
     double min_score, max_score;
     const char *diagnosis;      /* must appear in results.json's outputs (NULL: none required) */
+    const char *extra_args;     /* more ./grade options, or NULL */
 } expectation;
 
 static void require_gpu(void)
@@ -52,7 +53,8 @@ static double grade(expectation e, const char *run)
     require_gpu();
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "TILELAB_HISTORY=" RUNS "/history.csv NO_COLOR=1 ./grade %s --file %s "
-             "--seed " SEED " --out " RUNS "/%s > " RUNS "/%s.log 2>&1", e.lab, e.file, run, run);
+             "--seed " SEED " --out " RUNS "/%s %s > " RUNS "/%s.log 2>&1", e.lab, e.file, run,
+             e.extra_args ? e.extra_args : "", run);
     system("mkdir -p " RUNS);
     int status = system(cmd);
     cr_assert(WIFEXITED(status), "%s: ./grade did not exit normally", e.name);
@@ -79,7 +81,8 @@ static double grade(expectation e, const char *run)
 
 Test(lab1, solution_full_marks_twice_the_same)
 {
-    expectation e = {"lab1", "solutions/lab1-naive-transpose/transpose.cu", "lab1 solution", 0, 100, 100, NULL};
+    expectation e = {"lab1", "solutions/lab1-naive-transpose/transpose.cu", "lab1 solution", 0, 100, 100,
+                     "stores touch 32 sectors per request: your writes are not coalesced", NULL};
     double first = grade(e, "lab1-solution-1");
     double second = grade(e, "lab1-solution-2");
     cr_assert_eq(first, second, "the same submission graded twice: %.2f then %.2f", first, second);
@@ -88,42 +91,42 @@ Test(lab1, solution_full_marks_twice_the_same)
 Test(lab1, skeleton_scores_zero_cleanly)
 {
     grade((expectation){"lab1", "labs/lab1-naive-transpose/transpose.cu", "lab1 skeleton", 1, 0, 0,
-                        "nothing was written there"}, "lab1-skeleton");
+                        "nothing was written there", NULL}, "lab1-skeleton");
 }
 
 Test(lab1, does_not_compile)
 {
     grade((expectation){"lab1", LAB1_FIXTURE "does_not_compile.cu", "does_not_compile", 2, 0, 0,
-                        "does_not_compile.cu(8): error"}, "lab1-does_not_compile");
+                        "does_not_compile.cu(8): error", NULL}, "lab1-does_not_compile");
 }
 
 Test(lab1, swapped_rows_cols_right_on_squares_only)
 {
     grade((expectation){"lab1", LAB1_FIXTURE "swapped_rows_cols.cu", "swapped_rows_cols", 1, 4, 40,
-                        "rows and cols are probably swapped"}, "lab1-swapped_rows_cols");
+                        "rows and cols are probably swapped", NULL}, "lab1-swapped_rows_cols");
 }
 
 Test(lab1, no_bounds_check_writes_outside)
 {
     grade((expectation){"lab1", LAB1_FIXTURE "no_bounds_check.cu", "no_bounds_check", 1, 0, 40,
-                        "wrote outside the output at offset"}, "lab1-no_bounds_check");
+                        "wrote outside the output at offset", NULL}, "lab1-no_bounds_check");
 }
 
 Test(lab1, does_nothing)
 {
     grade((expectation){"lab1", LAB1_FIXTURE "does_nothing.cu", "does_nothing", 1, 0, 0,
-                        "nothing was written there"}, "lab1-does_nothing");
+                        "nothing was written there", NULL}, "lab1-does_nothing");
 }
 
 Test(lab1, hangs, .timeout = 120)
 {
-    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out: "}, "lab1-hangs");
+    grade((expectation){"lab1", LAB1_FIXTURE "hangs.cu", "hangs", 1, 0, 0, "timed out: ", NULL}, "lab1-hangs");
 }
 
 Test(lab1, illegal_address)
 {
     grade((expectation){"lab1", LAB1_FIXTURE "illegal_address.cu", "illegal_address", 1, 0, 0,
-                        "cudaErrorIllegalAddress"}, "lab1-illegal_address");
+                        "cudaErrorIllegalAddress", NULL}, "lab1-illegal_address");
 }
 
 Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
@@ -131,7 +134,7 @@ Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
     /* Correct, but one launch at 8192^2 takes seconds: the large shapes may
      * pass or hit the kernel deadline, and performance, when measured, is far
      * below perf_low. Either way: no performance points (at most 72). */
-    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 64, 72, NULL}, "lab1-one_thread");
+    grade((expectation){"lab1", LAB1_FIXTURE "one_thread.cu", "one_thread", 1, 64, 72, NULL, NULL}, "lab1-one_thread");
 }
 
 /* ---- labs 2 and 3 -------------------------------------------------------- */
@@ -141,65 +144,84 @@ Test(lab1, one_thread_gets_no_performance_points, .timeout = 120)
 
 Test(lab2, solution_full_marks)
 {
-    grade((expectation){"lab2", "solutions/lab2-shared-tile/transpose.cu", "lab2 solution", 0, 100, 100, NULL},
+    grade((expectation){"lab2", "solutions/lab2-shared-tile/transpose.cu", "lab2 solution", 0, 100, 100,
+                        "pad it to [32][33]", NULL},
           "lab2-solution");
 }
 
 Test(lab2, skeleton_scores_zero_cleanly)
 {
     grade((expectation){"lab2", "labs/lab2-shared-tile/transpose.cu", "lab2 skeleton", 1, 0, 0,
-                        "nothing was written there"}, "lab2-skeleton");
+                        "nothing was written there", NULL}, "lab2-skeleton");
 }
 
 Test(lab2, missing_barrier)
 {
     grade((expectation){"lab2", LAB2_FIXTURE "missing_barrier.cu", "missing_barrier", 1, 0, 95,
-                        "Race reported between"}, "lab2-missing_barrier");
+                        "Race reported between", NULL}, "lab2-missing_barrier");
 }
 
 Test(lab2, barrier_in_branch)
 {
-    grade((expectation){"lab2", LAB2_FIXTURE "barrier_in_branch.cu", "barrier_in_branch", 1, 0, 95, NULL},
+    grade((expectation){"lab2", LAB2_FIXTURE "barrier_in_branch.cu", "barrier_in_branch", 1, 0, 95, NULL, NULL},
           "lab2-barrier_in_branch");
 }
 
 Test(lab2, store_index_swapped)
 {
     grade((expectation){"lab2", LAB2_FIXTURE "store_index_swapped.cu", "store_index_swapped", 1, 0, 10,
-                        "first mismatch at"}, "lab2-store_index_swapped");
+                        "first mismatch at", NULL}, "lab2-store_index_swapped");
 }
 
 Test(lab2, partial_tiles_unguarded)
 {
     grade((expectation){"lab2", LAB2_FIXTURE "partial_tiles_unguarded.cu", "partial_tiles_unguarded", 1, 0, 40,
-                        "wrote outside the output"}, "lab2-partial_tiles_unguarded");
+                        "wrote outside the output", NULL}, "lab2-partial_tiles_unguarded");
 }
 
 Test(lab2, calls_cublas_not_allowed)
 {
     grade((expectation){"lab2", LAB2_FIXTURE "calls_cublas.cu", "calls_cublas", 1, 0, 0,
-                        "not allowed: your file calls cublasCreate_v2 cublasSgeam"}, "lab2-calls_cublas");
+                        "not allowed: your file calls cublasCreate_v2 cublasSgeam", NULL}, "lab2-calls_cublas");
 }
 
 Test(lab3, solution_full_marks)
 {
-    grade((expectation){"lab3", "solutions/lab3-padding/transpose.cu", "lab3 solution", 0, 100, 100, NULL},
-          "lab3-solution");
+    grade((expectation){"lab3", "solutions/lab3-padding/transpose.cu", "lab3 solution", 0, 100, 100,
+                        "x faster", "--baseline solutions/lab2-shared-tile/transpose.cu"}, "lab3-solution");
 }
 
 Test(lab3, skeleton_scores_zero_cleanly)
 {
     grade((expectation){"lab3", "labs/lab3-padding/transpose.cu", "lab3 skeleton", 1, 0, 0,
-                        "nothing was written there"}, "lab3-skeleton");
+                        "nothing was written there", NULL}, "lab3-skeleton");
 }
 
 Test(lab3, no_padding_is_slower)
 {
-    grade((expectation){"lab3", LAB3_FIXTURE "no_padding.cu", "no_padding", 1, 70, 90, NULL}, "lab3-no_padding");
+    /* All but the conflict and performance points: 70. */
+    grade((expectation){"lab3", LAB3_FIXTURE "no_padding.cu", "no_padding", 1, 65, 75, "pad it to [32][33]", NULL},
+          "lab3-no_padding");
 }
 
 Test(lab3, padded_with_32x32_threads_is_slower)
 {
-    grade((expectation){"lab3", LAB3_FIXTURE "padded_32x32_threads.cu", "padded_32x32_threads", 1, 70, 95, NULL},
+    /* No conflicts, but too few bytes in flight: all but the performance points, 80. */
+    grade((expectation){"lab3", LAB3_FIXTURE "padded_32x32_threads.cu", "padded_32x32_threads", 1, 75, 90, NULL, NULL},
           "lab3-padded_32x32_threads");
+}
+
+Test(lab3, unfinished_lab2_is_not_compared)
+{
+    /* The default baseline is labs/lab2-*: here the untouched skeleton. */
+    grade((expectation){"lab3", "solutions/lab3-padding/transpose.cu", "lab3 vs lab2 skeleton", 0, 100, 100,
+                        "not compared", NULL}, "lab3-vs-skeleton");
+}
+
+Test(lab3, missing_ncu_leaves_the_conflict_points_out)
+{
+    setenv("NCU", "/nonexistent/ncu", 1);
+    grade((expectation){"lab3", "solutions/lab3-padding/transpose.cu", "lab3 without ncu", 0, 90, 90,
+                        "not checked: ncu (Nsight Compute) was not found at /nonexistent/ncu", NULL},
+          "lab3-without-ncu");
 }

@@ -250,3 +250,87 @@ Test(report, library_shortcuts_are_not_allowed)
     cr_assert(strstr(tl_json_string(test_named(r, "allowed"), "output", ""), "not allowed: your file calls cublasSgeam_v2"));
     tl_json_free(r);
 }
+
+#define LAB3_PASS "--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-baseline.json " \
+                  "--structure 'shared=4 barrier=1' --sanitizers tests/fixtures/sanitizers-clean"
+
+Test(report, no_bank_conflicts_earn_the_counter_points)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab3.rubric", LAB3_PASS " --counters tests/fixtures/ncu-padded.csv", &r);
+    cr_assert_eq(status, 0, "%s", stdout_text());
+    const tl_json *t = test_named(r, "bank conflicts");
+    cr_assert_eq(tl_json_number(t, "score", -1), 10);
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert(strstr(out, "global stores: sectors/request") && strstr(out, "4.00        4"), "%s", out);
+    cr_assert(!strstr(out, "Hint"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, bank_conflicts_lose_the_points_with_a_hint)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab3.rubric", LAB3_PASS " --counters tests/fixtures/ncu-unpadded.csv", &r);
+    cr_assert_eq(status, 1);
+    const tl_json *t = test_named(r, "bank conflicts");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert(strstr(out, "31.00") && strstr(out, "<- off") && strstr(out, "pad it to [32][33]") &&
+              strstr(out, "15.50 bank conflicts per shared request (loads and stores together); the points need at most 0.25"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, uncoalesced_stores_are_named_for_information)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab2.rubric", LAB2_PASS " --structure 'shared=4 barrier=1' --sanitizers "
+                    "tests/fixtures/sanitizers-clean --counters tests/fixtures/ncu-naive.csv", &r);
+    /* lab2's fixture rubric names no counters_shape: no counter item at all. */
+    for (const tl_json *t = tl_json_get(r, "tests")->child; t; t = t->next)
+        cr_assert(!strstr(tl_json_string(t, "name", ""), "counters"));
+    tl_json_free(r);
+    run_report_with("tests/fixtures/lab1-counters.rubric", LAB2_PASS " --counters tests/fixtures/ncu-naive.csv", &r);
+    const tl_json *t = test_named(r, "hardware counters");
+    cr_assert_eq(tl_json_number(t, "max_score", -1), 0);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "stores touch 32 sectors per request: your writes are not coalesced"),
+              "%s", tl_json_string(t, "output", ""));
+    cr_assert(strstr(stdout_text(), "INFO  hardware counters"), "%s", stdout_text());
+    tl_json_free(r);
+}
+
+Test(report, missing_ncu_is_left_out_of_the_maximum)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab3.rubric", LAB3_PASS " --counters-missing 'ncu was refused "
+                                 "access to the performance counters (ERR_NVGPUCTRPERM)'", &r);
+    cr_assert_eq(status, 0);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 90);
+    cr_assert(strstr(tl_json_string(test_named(r, "bank conflicts"), "output", ""), "not checked: ncu was refused"));
+    tl_json_free(r);
+}
+
+Test(report, lab3_is_compared_with_the_students_lab2)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab3.rubric", LAB3_PASS " --counters tests/fixtures/ncu-padded.csv", &r);
+    const char *out = tl_json_string(test_named(r, "performance"), "output", "");
+    cr_assert(strstr(out, "against your lab2 (labs/lab2-shared-tile/transpose.cu), same run: 1262.4 GB/s = "
+                          "0.420 of copy; yours is 2.02x faster"), "%s", out);
+    tl_json_free(r);
+    run_report_with("tests/fixtures/lab3.rubric", LAB3_PASS " --counters tests/fixtures/ncu-padded.csv "
+                    "--measure tests/fixtures/measure-0.4.json", &r);
+    cr_assert(strstr(tl_json_string(test_named(r, "performance"), "output", ""), "against your lab2: not compared"));
+    tl_json_free(r);
+}
+
+Test(report, flags_name_what_went_wrong)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab2.rubric", LAB2_PASS " --structure 'shared=4 barrier=1' "
+                    "--sanitizers tests/fixtures/sanitizers-race", &r);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "race");
+    tl_json_free(r);
+    run_report("--build-log tests/fixtures/build-errors.log", &r);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "compile-error");
+    tl_json_free(r);
+}
