@@ -54,6 +54,17 @@ typedef struct {
     int noisy;               /* stopped at a cap: fewer than min_samples, or noise above max_noise */
 } tl_bench_result;
 
+/* One kind of work a benchmark times, with its context. */
+typedef struct {
+    tl_work_fn fn;
+    void *ctx;
+} tl_bench_work;
+
+/* Times `nworks` works cold, interleaved (one sample of each per round, L2
+ * flushed before every sample) until all are quiet or the plan's caps; the
+ * stats of each in out[]. Returns 1 when noisy (stopped at a cap). */
+int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_plan *plan, tl_stats *out);
+
 /* Time `work` (moving `bytes`) cold, interleaved with copies of the same bytes. */
 void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
                            const tl_bench_plan *plan, tl_bench_result *out);

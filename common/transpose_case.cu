@@ -1,48 +1,14 @@
 /* transpose_case.cu — one checked run of the lab's transpose. */
 #include "transpose_case.h"
 
-#include <cuda_profiler_api.h>
 #include "tilelab.h"
 #include "devbuf.h"
 #include "matrix.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-const char *tl_case_verdict_name(tl_case_verdict v)
-{
-    static const char *names[] = {"pass", "wrong", "out of bounds", "input changed", "CUDA error", "timed out"};
-    return names[v];
-}
-
-double tl_kernel_timeout_s(void)
-{
-    const char *s = getenv("TILELAB_KERNEL_TIMEOUT_S");
-    double t = s ? atof(s) : 0;
-    return t > 0 ? t : 10.0;
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-/* With a kernel still running, the CUDA runtime's own exit handler waits for
- * it forever. Registered after CUDA started, this runs first and leaves
- * without it; the process's end frees the GPU. */
-static void exit_past_running_kernel(int status, void *unused)
-{
-    (void)unused;
-    fflush(NULL);
-    _exit(status);
-}
 
 /* Host and device copies of one matrix. */
 typedef struct {
@@ -69,53 +35,17 @@ static void matrix_free(matrix *m, const tl_case_result *r)
         tl_devbuf_free(&m->dev);
 }
 
-static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    r->verdict = v;
-    vsnprintf(r->message, sizeof r->message, fmt, ap);
-    va_end(ap);
-}
-
-/* Launch, then wait with a deadline: a bad configuration fails at launch, a
- * faulting kernel while we wait, a kernel that never ends at the deadline. */
+/* The student's launch, profiled alone, then the wait with the deadline. */
 static int launch_checked(tl_transpose_fn launch, const float *in, float *out, int rows, int cols,
                           tl_case_result *r)
 {
-    /* The profiler range holds the student's launch alone: ncu, run with
-     * --profile-from-start off, counts nothing of the harness. */
-    (void)cudaProfilerStart();
+    char shape[32];
+    snprintf(shape, sizeof shape, "%dx%d", rows, cols);
+    tl_case_profile_begin();
     launch(in, out, rows, cols);
     cudaError_t err = cudaGetLastError();
-    (void)cudaProfilerStop();
-    const char *when = "at launch";
-    if (err == cudaSuccess) {
-        when = "while the kernel ran";
-        cudaEvent_t done;
-        CHECK_CUDA(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-        CHECK_CUDA(cudaEventRecord(done, 0));
-        double limit = tl_kernel_timeout_s(), deadline = seconds_now() + limit;
-        while ((err = cudaEventQuery(done)) == cudaErrorNotReady && seconds_now() < deadline)
-            usleep(500);
-        if (err == cudaErrorNotReady) {
-            on_exit(exit_past_running_kernel, NULL);
-            set(r, TL_CASE_TIMEOUT, "shape %dx%d: timed out: the kernel was still running after %g s (one "
-                "launch should take milliseconds). Next: look for a loop whose exit condition never "
-                "changes, or threads that wait for each other.", rows, cols, limit);
-            return -1;
-        }
-        if (err == cudaSuccess)
-            err = cudaEventDestroy(done);
-    }
-    if (err == cudaSuccess)
-        return 0;
-    set(r, TL_CASE_CUDA_ERROR, "shape %dx%d: CUDA error %s: %s (%s). Next: %s.", rows, cols,
-        when, cudaGetErrorName(err), cudaGetErrorString(err), tl_cuda_error_hint(err));
-    return -1;
+    tl_case_profile_end();
+    return tl_case_wait(err, shape, r);
 }
 
 /* After one launch: guards of out, guards and contents of in, then the values. */
@@ -125,7 +55,7 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
     tl_guard_report g = tl_devbuf_download(&out->dev, out->host);
     if (g.count) {
         tl_describe_guard(&g, "output", out->dev.n, detail, sizeof detail);
-        set(r, TL_CASE_OUT_OF_BOUNDS, "shape %dx%d%s: %s. Next: threads outside the matrix must not "
+        tl_case_set(r, TL_CASE_OUT_OF_BOUNDS, "shape %dx%d%s: %s. Next: threads outside the matrix must not "
             "store; check the bounds test covers both r < rows and c < cols (handout: Bounds checks).",
             in->rows, in->cols, what, detail);
         return -1;
@@ -141,7 +71,7 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
             tl_describe_guard(&g, "input", in->dev.n, detail, sizeof detail);
         else
             snprintf(detail, sizeof detail, "the input changed at (row %d, col %d)", m.row, m.col);
-        set(r, TL_CASE_INPUT_CHANGED, "shape %dx%d%s: %s. Next: a kernel may only write `out`; "
+        tl_case_set(r, TL_CASE_INPUT_CHANGED, "shape %dx%d%s: %s. Next: a kernel may only write `out`; "
             "check which pointer your store uses.", in->rows, in->cols, what, detail);
         return -1;
     }
@@ -158,7 +88,7 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
               "row and column? (handout: Threads, blocks and 2D grids)"
             : "a wrong value landed there: check out[c * rows + r] = in[r * cols + c] "
               "(handout: Row-major layout)";
-        set(r, TL_CASE_WRONG, "shape %dx%d%s: output %dx%d, %s. Next: %s.", in->rows, in->cols, what,
+        tl_case_set(r, TL_CASE_WRONG, "shape %dx%d%s: output %dx%d, %s. Next: %s.", in->rows, in->cols, what,
             out->rows, out->cols, detail, next);
         return -1;
     }
@@ -185,7 +115,7 @@ tl_case_result tl_transpose_case_of(tl_transpose_fn launch, int rows, int cols, 
     tl_devbuf_upload(&in.dev, in.host);
     tl_devbuf_poison(&out.dev);
 
-    set(&r, TL_CASE_PASS, "shape %dx%d: transposed exactly", rows, cols);
+    tl_case_set(&r, TL_CASE_PASS, "shape %dx%d: transposed exactly", rows, cols);
     if (launch_checked(launch, in.dev.data, out.dev.data, rows, cols, &r) == 0)
         check_launch(&in, &out, expected, &r, "");
 
@@ -212,7 +142,7 @@ tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed)
     tl_devbuf_poison(&mid.dev);
     tl_devbuf_poison(&back.dev);
 
-    set(&r, TL_CASE_PASS, "shape %dx%d: transposed twice, the input came back", rows, cols);
+    tl_case_set(&r, TL_CASE_PASS, "shape %dx%d: transposed twice, the input came back", rows, cols);
     if (launch_checked(launch_transpose, in.dev.data, mid.dev.data, rows, cols, &r) == 0 &&
         check_launch(&in, &mid, expected_mid, &r, ", first transpose") == 0 &&
         launch_checked(launch_transpose, mid.dev.data, back.dev.data, cols, rows, &r) == 0)
