@@ -21,6 +21,8 @@ help:
 	@echo "  make labN SOLUTION=1 the same with the reference solution (instructors)"
 	@echo "  ./grade [labN]       grade the current lab (./grade --help)"
 	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
+	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
 	@echo "  make deps            install Criterion into .deps/ without root"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
