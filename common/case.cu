@@ -31,6 +31,25 @@ void tl_case_set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
+__global__ void tl_poison_shared_kernel(int words)
+{
+    extern __shared__ unsigned shared_words[];
+    for (int i = threadIdx.x; i < words; i += blockDim.x)
+        shared_words[i] = 0x7FC00000u;   /* a quiet NaN */
+}
+
+void tl_case_poison_shared(void)
+{
+    int device = 0, sms = 1, bytes = 48 << 10;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    /* Several blocks of 48 KiB per SM (the default per-block maximum on
+     * every arch the kit supports) cover most of each SM's shared memory. */
+    tl_poison_shared_kernel<<<sms * 4, 256, bytes>>>(bytes / 4);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaDeviceSynchronize());
+}
+
 void tl_case_profile_begin(void)
 {
     (void)cudaProfilerStart();

@@ -36,6 +36,12 @@ double tl_kernel_timeout_s(void);
 
 void tl_case_set(tl_case_result *r, tl_case_verdict v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Fill the shared memory of every SM with NaN. Shared memory is not
+ * cleared between kernels, so a kernel that reads a tile element it never
+ * wrote (a partial tile not zero-filled) then reads NaN, not a lucky value
+ * left by an earlier kernel, and the wrong result shows. */
+void tl_case_poison_shared(void);
+
 /* Around the student's launch: ncu, run with --profile-from-start off,
  * counts what lies between these two and nothing of the harness. */
 void tl_case_profile_begin(void);

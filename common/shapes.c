@@ -36,3 +36,23 @@ int tl_parse_shape(const char *text, tl_shape *out)
     out->cols = c;
     return 0;
 }
+
+tl_mm_shape tl_random_mm_shape(uint64_t seed, int k, int max_side)
+{
+    tl_shape mn = tl_random_shape(seed, k, max_side);
+    tl_shape kk = tl_random_shape(mix(seed ^ 0x6D6D), k, max_side);
+    tl_mm_shape s = {mn.rows, kk.rows, mn.cols};
+    return s;
+}
+
+int tl_parse_mm_shape(const char *text, tl_mm_shape *out)
+{
+    int m, k, n;
+    char tail;
+    if (sscanf(text, "%d%*[xX]%d%*[xX]%d%c", &m, &k, &n, &tail) != 3 || m < 1 || k < 1 || n < 1)
+        return -1;
+    out->m = m;
+    out->k = k;
+    out->n = n;
+    return 0;
+}

@@ -20,6 +20,15 @@ tl_shape tl_random_shape(uint64_t seed, int k, int max_side);
 /* Parse "RxC" (or "R×C" written with an x); 0 on success. */
 int tl_parse_shape(const char *text, tl_shape *out);
 
+/* A matrix multiply's shape, written M x K x N: A is M x K, B is K x N. */
+typedef struct { int m, k, n; } tl_mm_shape;
+
+/* Matmul shape k drawn from `seed`, each side log-uniform in [1, max_side]. */
+tl_mm_shape tl_random_mm_shape(uint64_t seed, int k, int max_side);
+
+/* Parse "MxKxN"; 0 on success. */
+int tl_parse_mm_shape(const char *text, tl_mm_shape *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,12 @@ ifeq ($(KIND),)
 endif
 
 LAUNCH_FN := launch_$(KIND)
+# What a kind's measurement links beside the student's file: lab 4 times
+# the grader's naive kernel and cuBLAS in the same run.
+MEASURE_EXTRA_matmul := $(KIT)/grader/matmul_naive.cu.o
+MEASURE_LIBS_matmul := -lcublas
+MEASURE_EXTRA := $(MEASURE_EXTRA_$(KIND))
+MEASURE_LIBS := $(MEASURE_LIBS_$(KIND))
 ifneq ($(BASELINE),)
   BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
   MEASURE_VS := $(OUT)/measure-vs-$(notdir $(BASE_OUT))
@@ -27,7 +33,7 @@ check: $(OUT)/check
 student: $(OUT)/student.o $(OUT)/student.ptx
 # The grader's side alone: a failure here is the kit's, never the student's.
 harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
-         $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o
+         $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o $(MEASURE_EXTRA)
 grader: harness $(OUT)/tests $(OUT)/measure $(OUT)/check
 baseline: $(MEASURE_VS)
 print-dirs:
@@ -58,9 +64,9 @@ $(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/st
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(CRITERION_LIBS) -o $@
 
-$(OUT)/measure: $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(KIT)/libtilelab.a
+$(OUT)/measure: $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(MEASURE_EXTRA) $(KIT)/libtilelab.a
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(MEASURE_LIBS) -o $@
 
 # The baseline file with its launch renamed and every other global symbol
 # made local, so it links beside the student's file even when both define a
@@ -73,6 +79,7 @@ $(BASE_OUT)/as-baseline.o: $(BASELINE) common/tilelab.h common/check.h
 	$(Q)objcopy --localize-symbols=$@.local $@.tmp $@
 	$(Q)rm -f $@.tmp $@.local
 
-$(MEASURE_VS): $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(BASE_OUT)/as-baseline.o $(KIT)/libtilelab.a
+$(MEASURE_VS): $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(BASE_OUT)/as-baseline.o $(MEASURE_EXTRA) \
+               $(KIT)/libtilelab.a
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(MEASURE_LIBS) -o $@

@@ -31,6 +31,12 @@ extern "C" {
  */
 void launch_transpose(const float *in, float *out, int rows, int cols);
 
+/*
+ * Lab 4: C (M x N) = A (M x K) times B (K x N); all row-major, all device
+ * pointers. The kit checks for errors after the call returns.
+ */
+void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,6 @@ void tl_hidden_fail(const char *message);
 void tl_hidden_init(void);
 
 /* Random shapes per suite, and their largest side. */
-enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096 };
+enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };
 
 #endif

@@ -64,9 +64,12 @@ typedef struct {
     char note[512];               /* a diagnosis drawn from several tests */
     unsigned flags;               /* what went wrong, for gradebooks: FLAG_* */
     int measured;                 /* a verified measurement exists */
-    int rows, cols;
-    double gbps, copy_gbps, fraction, noise;
+    int rows, cols, depth;        /* matmul: rows = M, cols = N, depth = K */
+    double gbps, copy_gbps, fraction, noise;   /* fraction: of copy, or of cuBLAS for matmul */
+    double gflops, naive_gflops, cublas_gflops;
 } grade;
+
+static int is_matmul(const tl_rubric *r) { return strcmp(r->kind, "matmul") == 0; }
 
 static int colour;
 
@@ -135,11 +138,16 @@ static const char *build_failure_hint(const char *log_path, const char *lab)
 /* ---- hidden tests ------------------------------------------------------ */
 
 /* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)". */
-static void display_name(const char *test, const char *seed, char *out, size_t len, tl_shape *shape)
+static void display_name(const char *test, const char *seed, int matmul, char *out, size_t len, tl_shape *shape)
 {
     const char *rest = strchr(test, '_') ? strchr(test, '_') + 1 : test;
     int k;
     shape->rows = shape->cols = 0;
+    if (matmul && sscanf(rest, "random_%d", &k) == 1) {   /* "random_2 (40x3x977)": M x K x N */
+        tl_mm_shape mm = tl_random_mm_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MM_MAX_SIDE);
+        snprintf(out, len, "%s (%dx%dx%d)", rest, mm.m, mm.k, mm.n);
+        return;
+    }
     if (sscanf(rest, "random_%d", &k) == 1) {
         *shape = tl_random_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MAX_SIDE);
         snprintf(out, len, "%s (%dx%d)", rest, shape->rows, shape->cols);
@@ -236,14 +244,15 @@ static int grade_tests(grade *g, const options *o)
     for (int i = 0; i < n; i++) {
         graded_test *t = &g->tests[g->ntests++];
         tl_shape shape;
-        display_name(tl_json_string(all[i], "name", "?"), o->seed, t->name, sizeof t->name, &shape);
+        display_name(tl_json_string(all[i], "name", "?"), o->seed, is_matmul(&g->rubric), t->name, sizeof t->name,
+                     &shape);
         t->max_score = g->rubric.correctness_points / n;
         t->passed = strcmp(tl_json_string(all[i], "status", ""), "PASSED") == 0;
         t->score = t->passed ? t->max_score : 0;
         t->output[0] = '\0';
         if (!t->passed)
             g->flags |= explain_failure(all[i], &g->rubric, t->output, sizeof t->output);
-        int square = shape.rows > 0 && shape.rows == shape.cols;
+        int square = !is_matmul(&g->rubric) && shape.rows > 0 && shape.rows == shape.cols;
         if (square && t->passed) square_pass++;
         else if (square) square_fail++;
         else if (!t->passed && strstr(t->output, "shape ")) other_fail++;   /* a wrong result, not a hang */
@@ -298,7 +307,7 @@ static void grade_sanitizer(grade *g, const options *o, const char *tool, double
     if (points <= 0)
         return;
     char name[64], path[512];
-    snprintf(name, sizeof name, "%s: clean on 257x131", tool);
+    snprintf(name, sizeof name, "%s: clean on %s", tool, g->rubric.sanitizer_shape);
     graded_test *t = add_item(g, name, points);
     if (o->sanitizer_missing || !o->sanitizers) {
         t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
@@ -389,6 +398,8 @@ static void grade_not_allowed(grade *g, const options *o)
 
 /* ---- hardware counters (ncu) ---------------------------------------------- */
 
+static double matmul_flops(tl_mm_shape s) { return 2.0 * s.m * s.n * s.k; }
+
 /* One counter row: yours next to the ideal; a hint when it is off. */
 static int counter_row(char *out, const char *what, double yours, double ideal, double tolerance)
 {
@@ -442,6 +453,13 @@ static void grade_counters(grade *g, const options *o, int all_passed)
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
     int ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
     int st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
+    tl_mm_shape mm;
+    if (is_matmul(r) && tl_parse_mm_shape(r->counters_shape, &mm) == 0 && c.global_ld_sectors + c.global_st_sectors > 0)
+        /* Per byte the SMs asked of the memory system (sectors of 32 bytes, L1 hits included):
+         * what tiling changes. 2 FLOP per 8 bytes loaded without reuse; t x t tiles: t / 4. */
+        appendf(t->output, OUTPUT_LEN, "  %-34s %8.2f %8s   (no reuse: 0.25; 16x16 tiles: 4; 32x32: 8)\n",
+                "arithmetic intensity: FLOP/byte", matmul_flops(mm) /
+                (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
     if (ld_s)
@@ -493,13 +511,60 @@ static void report_baseline(graded_test *t, const tl_json *m, const tl_rubric *r
             tl_json_number(b, "speedup", 0));
 }
 
+/* The transpose labs: bandwidth against the copy of the same bytes. */
+static void read_bandwidth(grade *g, const tl_json *m, graded_test *t)
+{
+    const tl_json *bench = tl_json_get(m, "bench"), *work = tl_json_get(bench, "work");
+    g->rows = (int)tl_json_number(m, "rows", 0);
+    g->cols = (int)tl_json_number(m, "cols", 0);
+    g->gbps = tl_json_number(bench, "work_gbps", 0);
+    g->copy_gbps = tl_json_number(bench, "copy_gbps", 0);
+    g->fraction = tl_json_number(bench, "fraction_of_copy", 0);
+    g->noise = tl_json_number(work, "noise", 0);
+    appendf(t->output, OUTPUT_LEN, "%dx%d, cold (L2 flushed), %d samples: median %.4f ms (min %.4f, max %.4f), "
+            "noise %.2f %%%s\n", g->rows, g->cols, (int)tl_json_number(bench, "samples", 0),
+            tl_json_number(work, "median_ms", 0), tl_json_number(work, "min_ms", 0),
+            tl_json_number(work, "max_ms", 0), 100 * g->noise, tl_json_number(bench, "noisy", 0)
+            ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "");
+    appendf(t->output, OUTPUT_LEN, "your kernel %.1f GB/s = %.3f of copy (copy %.1f GB/s, same run)\n",
+            g->gbps, g->fraction, g->copy_gbps);
+}
+
+/* Lab 4: GFLOP/s against the naive kernel and cuBLAS FP32, all timed in one run. */
+static void read_gflops(grade *g, const tl_json *m, graded_test *t)
+{
+    const tl_json *mm = tl_json_get(m, "matmul"), *yours = tl_json_get(mm, "yours");
+    g->rows = (int)tl_json_number(m, "m", 0);
+    g->depth = (int)tl_json_number(m, "k", 0);
+    g->cols = (int)tl_json_number(m, "n", 0);
+    g->gflops = tl_json_number(mm, "gflops", 0);
+    g->naive_gflops = tl_json_number(mm, "naive_gflops", 0);
+    g->cublas_gflops = tl_json_number(mm, "cublas_gflops", 0);
+    g->fraction = tl_json_number(mm, "fraction_of_cublas", 0);
+    g->noise = tl_json_number(yours, "noise", 0);
+    appendf(t->output, OUTPUT_LEN, "%dx%dx%d (MxKxN), cold (L2 flushed), %d samples: median %.3f ms (min %.3f, "
+            "max %.3f), noise %.2f %%%s\n", g->rows, g->depth, g->cols, (int)tl_json_number(mm, "samples", 0),
+            tl_json_number(yours, "median_ms", 0), tl_json_number(yours, "min_ms", 0),
+            tl_json_number(yours, "max_ms", 0), 100 * g->noise, tl_json_number(mm, "noisy", 0)
+            ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "");
+    appendf(t->output, OUTPUT_LEN, "your kernel %.0f GFLOP/s = %.3f of cuBLAS FP32 (%.0f GFLOP/s) = %.2fx the "
+            "naive kernel (%.0f GFLOP/s), same run\n", g->gflops, g->fraction, g->cublas_gflops,
+            tl_json_number(mm, "speedup_over_naive", 0), g->naive_gflops);
+    if (!tl_json_number(m, "references_verified", 1))
+        appendf(t->output, OUTPUT_LEN, "warning: a reference kernel gave a wrong result on this GPU; tell "
+                "your instructor.\n");
+}
+
 static void grade_performance(grade *g, const options *o, int all_passed)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "performance: bandwidth as a fraction of copy", r->performance_points);
+    int matmul = is_matmul(r);
+    const char *of = matmul ? "cuBLAS" : "copy";
+    graded_test *t = add_item(g, matmul ? "performance: GFLOP/s as a fraction of cuBLAS"
+                                        : "performance: bandwidth as a fraction of copy", r->performance_points);
     char thresholds[160];
-    snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of copy = 0 points, %.3f of copy = %g points",
-             r->perf_low, r->perf_high, r->performance_points);
+    snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of %s = 0 points, %.3f of %s = %g points",
+             r->perf_low, of, r->perf_high, of, r->performance_points);
 
     if (!all_passed) {
         appendf(t->output, OUTPUT_LEN, "not measured: performance counts only when every correctness "
@@ -511,32 +576,19 @@ static void grade_performance(grade *g, const options *o, int all_passed)
     if (!m) {
         if (o->measure_status == 124)
             appendf(t->output, OUTPUT_LEN, "the measurement timed out after %g s. Next: time your kernel "
-                    "with build/%s; it should take milliseconds at 8192x8192.\n", r->measure_timeout_s, r->id);
+                    "with build/%s; it should take milliseconds on its largest shape.\n", r->measure_timeout_s, r->id);
         else
             appendf(t->output, OUTPUT_LEN, "the measurement failed (exit %d) and wrote no result.\n",
                     o->measure_status);
         append_file(t->output, OUTPUT_LEN, o->tests_log, "measure", 10);
         return;
     }
-    const tl_json *bench = tl_json_get(m, "bench");
-    g->rows = (int)tl_json_number(m, "rows", 0);
-    g->cols = (int)tl_json_number(m, "cols", 0);
-    g->gbps = tl_json_number(bench, "work_gbps", 0);
-    g->copy_gbps = tl_json_number(bench, "copy_gbps", 0);
-    g->fraction = tl_json_number(bench, "fraction_of_copy", 0);
-    g->noise = tl_json_number(tl_json_get(bench, "work"), "noise", 0);
-    int samples = (int)tl_json_number(bench, "samples", 0);
-    int noisy = (int)tl_json_number(bench, "noisy", 0);
-    int verified = (int)tl_json_number(m, "verified_after_timing", 0);
-
-    const tl_json *work = tl_json_get(bench, "work");
-    appendf(t->output, OUTPUT_LEN, "%dx%d, cold (L2 flushed), %d samples: median %.4f ms (min %.4f, max %.4f), "
-            "noise %.2f %%%s\n", g->rows, g->cols, samples, tl_json_number(work, "median_ms", 0),
-            tl_json_number(work, "min_ms", 0), tl_json_number(work, "max_ms", 0), 100 * g->noise,
-            noisy ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "");
-    appendf(t->output, OUTPUT_LEN, "your kernel %.1f GB/s = %.3f of copy (copy %.1f GB/s, same run)\n%s\n",
-            g->gbps, g->fraction, g->copy_gbps, thresholds);
-    if (!verified) {
+    if (matmul)
+        read_gflops(g, m, t);
+    else
+        read_bandwidth(g, m, t);
+    appendf(t->output, OUTPUT_LEN, "%s\n", thresholds);
+    if (!tl_json_number(m, "verified_after_timing", 0)) {
         appendf(t->output, OUTPUT_LEN, "the output was wrong after timing (%s): no performance points. "
                 "Next: a kernel must give the same result on every launch.\n",
                 tl_json_string(m, "verification", "?"));
@@ -641,12 +693,13 @@ static void write_results(const grade *g, const options *o)
     if (g->measured) {
         tl_jw_array_begin(&w, "leaderboard");
         tl_jw_object_begin(&w, NULL);
-        tl_jw_string(&w, "name", "Bandwidth (GB/s)");
-        tl_jw_number(&w, "value", g->gbps);
+        int matmul = is_matmul(&g->rubric);
+        tl_jw_string(&w, "name", matmul ? "GFLOP/s" : "Bandwidth (GB/s)");
+        tl_jw_number(&w, "value", matmul ? g->gflops : g->gbps);
         tl_jw_string(&w, "order", "desc");
         tl_jw_object_end(&w);
         tl_jw_object_begin(&w, NULL);
-        tl_jw_string(&w, "name", "Fraction of copy");
+        tl_jw_string(&w, "name", matmul ? "Fraction of cuBLAS" : "Fraction of copy");
         tl_jw_number(&w, "value", g->fraction);
         tl_jw_string(&w, "order", "desc");
         tl_jw_object_end(&w);
@@ -663,7 +716,16 @@ static void write_results(const grade *g, const options *o)
         if (g->flags & (1u << i))
             appendf(flags, sizeof flags, "%s%s", flags[0] ? " " : "", flag_words[i]);
     tl_jw_string(&w, "flags", flags);
-    if (g->measured) {
+    if (g->measured && is_matmul(&g->rubric)) {
+        tl_jw_int(&w, "m", g->rows);
+        tl_jw_int(&w, "k", g->depth);
+        tl_jw_int(&w, "n", g->cols);
+        tl_jw_number(&w, "gflops", g->gflops);
+        tl_jw_number(&w, "naive_gflops", g->naive_gflops);
+        tl_jw_number(&w, "cublas_gflops", g->cublas_gflops);
+        tl_jw_number(&w, "fraction_of_cublas", g->fraction);
+        tl_jw_number(&w, "noise", g->noise);
+    } else if (g->measured) {
         tl_jw_int(&w, "rows", g->rows);
         tl_jw_int(&w, "cols", g->cols);
         tl_jw_number(&w, "gbps", g->gbps);
@@ -680,7 +742,7 @@ static void write_results(const grade *g, const options *o)
 /* Columns of the history CSV (documented in README.md, read by plots/). */
 static const char *const history_header[] = {
     "time_utc", "lab", "source", "gpu", "rows", "cols", "gbps", "copy_gbps",
-    "fraction_of_copy", "score", "max_score", "seed"};
+    "fraction_of_copy", "score", "max_score", "seed", "depth", "gflops", "cublas_gflops", "fraction_of_cublas"};
 enum { HISTORY_COLUMNS = sizeof history_header / sizeof history_header[0] };
 
 static void append_history(const grade *g, const options *o)
@@ -688,10 +750,17 @@ static void append_history(const grade *g, const options *o)
     if (!o->history || g->could_not_grade)
         return;
     char when[32], rows[16] = "", cols[16] = "", gbps[32] = "", copy[32] = "", frac[32] = "",
-         score[32], max[32];
+         score[32], max[32], depth[16] = "", gflops[32] = "", cublas[32] = "", frac_cublas[32] = "";
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    if (g->measured) {
+    if (g->measured && is_matmul(&g->rubric)) {   /* rows = M, cols = N, depth = K */
+        snprintf(rows, sizeof rows, "%d", g->rows);
+        snprintf(cols, sizeof cols, "%d", g->cols);
+        snprintf(depth, sizeof depth, "%d", g->depth);
+        snprintf(gflops, sizeof gflops, "%.1f", g->gflops);
+        snprintf(cublas, sizeof cublas, "%.1f", g->cublas_gflops);
+        snprintf(frac_cublas, sizeof frac_cublas, "%.4f", g->fraction);
+    } else if (g->measured) {
         snprintf(rows, sizeof rows, "%d", g->rows);
         snprintf(cols, sizeof cols, "%d", g->cols);
         snprintf(gbps, sizeof gbps, "%.2f", g->gbps);
@@ -701,7 +770,7 @@ static void append_history(const grade *g, const options *o)
     snprintf(score, sizeof score, "%.2f", total(g, 0));
     snprintf(max, sizeof max, "%g", total(g, 1));
     const char *row[HISTORY_COLUMNS] = {when, g->rubric.id, o->source, g->device, rows, cols,
-                                        gbps, copy, frac, score, max, o->seed};
+                                        gbps, copy, frac, score, max, o->seed, depth, gflops, cublas, frac_cublas};
     if (tl_csv_append(o->history, history_header, row, HISTORY_COLUMNS) != 0)
         fprintf(stderr, "grade: cannot append to %s\n", o->history);
 }

@@ -22,7 +22,7 @@ static const struct field {
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
     TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
     TEXT_FIELD(counters_shape, 1), NUMBER_FIELD(bank_conflict_points, 1), NUMBER_FIELD(bank_conflicts_max, 1),
-    TEXT_FIELD(baseline, 1),
+    TEXT_FIELD(baseline, 1), TEXT_FIELD(sanitizer_shape, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -83,6 +83,10 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             snprintf(err, errlen, "%s: missing key '%s'", path, fields[k].key);
             status = -1;
         }
+    }
+    if (status == 0 && r->memcheck_points + r->racecheck_points > 0 && !r->sanitizer_shape[0]) {
+        snprintf(err, errlen, "%s: memcheck_points and racecheck_points need sanitizer_shape", path);
+        status = -1;
     }
     if (status == 0 && r->bank_conflict_points > 0 && !r->counters_shape[0]) {
         snprintf(err, errlen, "%s: bank_conflict_points needs counters_shape (the shape ncu profiles)", path);

@@ -28,6 +28,7 @@ typedef struct {
     double bank_conflict_points;  /* shared-memory bank conflicts per request at most ... */
     double bank_conflicts_max;    /* ... this many (counters_shape needed) */
     char baseline[32];            /* "lab2": also time the student's own file of that lab */
+    char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */

@@ -225,3 +225,60 @@ Test(lab3, missing_ncu_leaves_the_conflict_points_out)
                         "not checked: ncu (Nsight Compute) was not found at /nonexistent/ncu", NULL},
           "lab3-without-ncu");
 }
+
+#define LAB4_FIXTURE "tests/submissions/lab4/"
+
+Test(lab4, solution_full_marks)
+{
+    grade((expectation){"lab4", "solutions/lab4-tiled-matmul/matmul.cu", "lab4 solution", 0, 100, 100,
+                        "x the naive kernel", NULL}, "lab4-solution");
+}
+
+Test(lab4, skeleton_scores_zero_cleanly)
+{
+    grade((expectation){"lab4", "labs/lab4-tiled-matmul/matmul.cu", "lab4 skeleton", 1, 0, 0,
+                        "nothing was written", NULL}, "lab4-skeleton");
+}
+
+Test(lab4, missing_second_barrier_is_a_race)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "missing_second_barrier.cu", "missing_second_barrier", 1, 0, 90,
+                        "Race reported between", NULL}, "lab4-missing_second_barrier");
+}
+
+Test(lab4, no_zero_fill_is_wrong_on_partial_tiles)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "no_zero_fill.cu", "no_zero_fill", 1, 0, 50, "checked element", NULL},
+          "lab4-no_zero_fill");
+}
+
+Test(lab4, swapped_leading_dimensions_are_wrong)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "ab_swapped.cu", "ab_swapped", 1, 0, 25, "checked element", NULL},
+          "lab4-ab_swapped");
+}
+
+Test(lab4, half_precision_sum_is_outside_the_bound)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "half_accumulate.cu", "half_accumulate", 1, 0, 15,
+                        "outside the fp32 bound", NULL}, "lab4-half_accumulate");
+}
+
+Test(lab4, truncated_k_is_wrong)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "truncates_k.cu", "truncates_k", 1, 0, 40,
+                        "every K-tile is summed once", NULL}, "lab4-truncates_k");
+}
+
+Test(lab4, calls_cublas_not_allowed)
+{
+    grade((expectation){"lab4", LAB4_FIXTURE "calls_cublas.cu", "calls_cublas", 1, 0, 0,
+                        "not allowed: your file calls cublasCreate_v2 cublasSgemm_v2", NULL}, "lab4-calls_cublas");
+}
+
+Test(lab4, naive_kernel_earns_no_tiling_points)
+{
+    /* Correctness and sanitizers only: 70. */
+    grade((expectation){"lab4", LAB4_FIXTURE "naive_no_tiling.cu", "naive_no_tiling", 1, 65, 75,
+                        "never loads or stores shared memory", NULL}, "lab4-naive_no_tiling");
+}

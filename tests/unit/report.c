@@ -180,8 +180,9 @@ Test(report, history_rows_have_fixed_columns, .init = NULL)
     cr_assert(fgets(header, sizeof header, f) && fgets(row, sizeof row, f));
     cr_assert_null(fgets(extra, sizeof extra, f), "one graded run, one row");
     fclose(f);
-    cr_assert_str_eq(header, "time_utc,lab,source,gpu,rows,cols,gbps,copy_gbps,fraction_of_copy,score,max_score,seed\n");
-    cr_assert(strstr(row, ",lab1,lab.cu,,8192,8192,375.00,3000.00,0.1250,86.00,100,7\n"), "%s", row);
+    cr_assert_str_eq(header, "time_utc,lab,source,gpu,rows,cols,gbps,copy_gbps,fraction_of_copy,score,max_score,seed,"
+                     "depth,gflops,cublas_gflops,fraction_of_cublas\n");
+    cr_assert(strstr(row, ",lab1,lab.cu,,8192,8192,375.00,3000.00,0.1250,86.00,100,7,,,,\n"), "%s", row);
 }
 
 #define LAB2_PASS "--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-0.4.json"

@@ -1,0 +1,60 @@
+/*
+ * matmul_case.h — run the lab's launch_matmul once on one shape, with
+ * everything the kit checks: seeded inputs, poisoned output, guard regions,
+ * unchanged inputs, and an FP64 reference with an error bound. Shapes are
+ * written M x K x N: A is M x K, B is K x N, C = A B is M x N, all row-major.
+ */
+#ifndef TILELAB_MATMUL_CASE_H
+#define TILELAB_MATMUL_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "case.h"
+#include "shapes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A lab's launch function: launch_matmul, or another one under another name. */
+typedef void (*tl_matmul_fn)(const float *A, const float *B, float *C, int M, int N, int K);
+
+/* Inputs with one NaN in A and one +Inf in B: they must reach C as IEEE says. */
+enum { TL_MM_FINITE = 0, TL_MM_NAN_INF = 1 };
+
+/* C = A B by launch_matmul ... */
+tl_case_result tl_matmul_case(tl_mm_shape s, uint64_t seed, int inputs);
+/* ... or by another launch function. */
+tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape s, uint64_t seed, int inputs);
+
+/*
+ * Check C against an FP64 reference. Each element must lie within
+ *   2 K u sum_k |a_ik b_kj|      (u = 2^-24, the fp32 unit roundoff)
+ * of the exact value: the classic bound for K fp32 products summed in any
+ * order is about K u sum |a b|, doubled for margin. NaN must stay NaN and
+ * an infinity the same infinity. Every element is checked when M K N is at
+ * most TL_MM_CHECK_ALL; beyond, whole sampled rows and columns (first, last,
+ * middle, two drawn from seed) and random elements. Returns the number of
+ * wrong elements checked; the first one described in `why`.
+ */
+#define TL_MM_CHECK_ALL (1u << 27)
+size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_shape s, uint64_t seed,
+                        char *why, size_t len);
+
+/* The work a benchmark times: one launch (see bench.h). */
+typedef struct {
+    const float *A, *B;
+    float *C;
+    tl_mm_shape s;
+    tl_matmul_fn launch;   /* NULL: launch_matmul */
+} tl_matmul_args;
+void tl_matmul_work(void *args);
+
+/* Floating-point operations of one C = A B: 2 M N K. */
+double tl_matmul_flops(tl_mm_shape s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+/* Fixture (lab 4): partial tiles loaded under a bounds test but never zero-filled: stale shared memory enters the sum.
+ * Expected: wrong results on shapes that are not multiples of 32. */
+#include "tilelab.h"
+
+enum { TILE = 32 };
+
+__global__ void matmul_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+    float sum = 0.0f;
+
+    for (int t = 0; t < K; t += TILE) {
+        if (row < M && t + tx < K)
+            As[ty][tx] = A[(size_t)row * K + t + tx];
+        if (t + ty < K && col < N)
+            Bs[ty][tx] = B[(size_t)(t + ty) * N + col];
+        /* Both tiles complete before anyone multiplies. */
+        __syncthreads();
+
+        for (int k = 0; k < TILE; k++)
+            sum += As[ty][k] * Bs[k][tx];
+        /* Everyone done reading before the next load overwrites the tiles. */
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[(size_t)row * N + col] = sum;
+}
+
+void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    dim3 block(TILE, TILE);
+    dim3 grid(CEIL_DIV(N, TILE), CEIL_DIV(M, TILE));
+    LAUNCH(matmul_tiled, grid, block)(A, B, C, M, N, K);
+}
