@@ -445,7 +445,9 @@ static void grade_counters(grade *g, const options *o, int all_passed)
     double st_sectors = tl_per_request(c.global_st_sectors, c.global_st_requests);
     /* Half a sector of slack: edge blocks of a partial tile touch fewer. */
     const double ideal = TL_IDEAL_SECTORS_PER_REQUEST, slack = 0.5;
-    double conflict_slack = r->bank_conflicts_max > 0 ? r->bank_conflicts_max : 0.1;
+    /* ncu counts a few extra store wavefronts even for conflict-free code
+     * (0.13 per request for lab 4's reference on an H200): no alarm below 0.25. */
+    double conflict_slack = r->bank_conflicts_max > 0 ? r->bank_conflicts_max : 0.25;
 
     appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
             r->counters_shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "json.h"
+#include "shapes.h"
+#include "hidden.h"
 
 #define OUT "build/tests/report-out"
 
@@ -333,5 +335,34 @@ Test(report, flags_name_what_went_wrong)
     tl_json_free(r);
     run_report("--build-log tests/fixtures/build-errors.log", &r);
     cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "compile-error");
+    tl_json_free(r);
+}
+
+Test(report, matmul_is_scored_against_cublas_with_the_naive_ratio)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-all-pass.json "
+                                 "--measure tests/fixtures/measure-matmul.json --structure 'shared=4 barrier=2' "
+                                 "--sanitizers tests/fixtures/sanitizers-clean", &r);
+    cr_assert_eq(status, 0, "%s", stdout_text());
+    const char *out = tl_json_string(test_named(r, "performance: GFLOP/s"), "output", "");
+    cr_assert(strstr(out, "4096x4096x4096 (MxKxN)") && strstr(out, "your kernel 8732 GFLOP/s = 0.170 of cuBLAS "
+              "FP32 (51337 GFLOP/s) = 1.61x the naive kernel (5418 GFLOP/s), same run") &&
+              strstr(out, "thresholds: 0.120 of cuBLAS = 0 points, 0.150 of cuBLAS = 25 points"), "%s", out);
+    const tl_json *extra = tl_json_get(r, "extra_data");
+    cr_assert_eq(tl_json_number(extra, "k", 0), 4096);
+    cr_assert_float_eq(tl_json_number(extra, "fraction_of_cublas", 0), 0.170, 1e-3);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "leaderboard")->child, "name", ""), "GFLOP/s");
+    tl_json_free(r);
+}
+
+Test(report, matmul_random_shapes_are_named_m_k_n)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-matmul-random.json", &r);
+    tl_mm_shape s = tl_random_mm_shape(7, 2, TL_RANDOM_MM_MAX_SIDE);
+    char name[64];
+    snprintf(name, sizeof name, "random_2 (%dx%dx%d)", s.m, s.k, s.n);
+    test_named(r, name);
     tl_json_free(r);
 }
