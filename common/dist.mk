@@ -1,1 +1,39 @@
 # dist.mk — `make dist-student` and `make dist-instructor`. Included by the Makefile.
+# Each writes results/dist/tilelab-<kind>.tar.gz, which unpacks into one folder,
+# tilelab-<kind>/. Only tracked files ship (git ls-files, as they are in the
+# working tree), so untracked junk never does; outside a git checkout, every
+# file but build outputs, results and .deps/.
+
+DIST := results/dist
+# What students get: the lab files, the harness and grader `make labN` and
+# ./grade need, handouts, charts. Never solutions/, nor tests/ (its
+# submissions are near-solutions), nor the instructors' handout. A trailing /
+# keeps a whole folder.
+DIST_STUDENT := labs/ common/ grader/ handouts/ plots/ Makefile grade README.md .gitignore
+DIST_STUDENT_DROP := handouts/instructors.md
+
+dist_files = if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ]; then \
+	  git -c core.quotePath=false ls-files; \
+	else \
+	  find . -type f ! -path './.git/*' ! -path './$(B)/*' ! -path './results/*' ! -path './.deps/*' | sed 's|^\./||'; \
+	fi
+dist_filter_student = awk -v keep='$(DIST_STUDENT)' -v drop='$(DIST_STUDENT_DROP)' ' \
+	BEGIN { nk = split(keep, k, " "); nd = split(drop, d, " ") } \
+	{ for (i = 1; i <= nd; i++) if ($$0 == d[i]) next; \
+	  for (i = 1; i <= nk; i++) \
+	    if (substr(k[i], length(k[i])) == "/" ? index($$0, k[i]) == 1 : $$0 == k[i]) { print; next } }'
+dist_filter_instructor = cat
+
+.PHONY: dist-student dist-instructor
+# Staged in a folder of this run's own and renamed into place whole: two runs
+# at once, or one stopped half-way, never leave a mixed tarball.
+dist-student dist-instructor: dist-%:
+	@work=$(B)/dist/$*.$$$$; stage=$$work/tilelab-$*; rm -rf "$$work" && mkdir -p "$$stage" $(DIST) && \
+	{ $(dist_files); } | $(dist_filter_$*) | while IFS= read -r f; do \
+	  [ -f "$$f" ] || continue; \
+	  mkdir -p "$$stage/$$(dirname "$$f")" && cp -p "$$f" "$$stage/$$f" || exit 1; \
+	done && \
+	tar -cf - -C "$$work" tilelab-$* | gzip -9 > "$$work.tar.gz" && \
+	mv -f "$$work.tar.gz" $(DIST)/tilelab-$*.tar.gz && \
+	echo "$(DIST)/tilelab-$*.tar.gz: $$(find "$$stage" -type f | wc -l | tr -d ' ') files, unpacks into tilelab-$*/"; \
+	status=$$?; rm -rf "$$work" "$$work.tar.gz"; exit $$status
