@@ -8,6 +8,8 @@
 
 const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 30, 400, 0.01, 15.0};
 const tl_bench_plan TL_BENCH_QUICK = {3, 20.0, 10, 40, 0.03, 2.0};
+/* Up to 200 samples of the tiny, jittery launches; at most ~2.5 s per kernel and size. */
+const tl_bench_plan TL_BENCH_SWEEP = {3, 10.0, 20, 200, 0.02, 2.0};
 
 /* The copy that defines the speed of light: 16-byte loads and stores. */
 __global__ void tl_copy_float4(const float4 *src, float4 *dst, size_t n4)
