@@ -24,6 +24,7 @@ help:
 	@echo "  make dist-student    results/dist/tilelab-student.tar.gz: labs, kit, grader, handouts; no solutions or tests"
 	@echo "  make dist-instructor results/dist/tilelab-instructor.tar.gz: every tracked file"
 	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
 	@echo "  make deps            install Criterion into .deps/ without root"
@@ -85,6 +86,7 @@ test: unit-tests tool-tests compile-all
 include plots/plots.mk
 include common/dist.mk
 include grader/batch.mk
+include grader/bench.mk
 
 # ---- rootless Criterion ----------------------------------------------------
 # Debian/Ubuntu packages fetched with apt-get download and unpacked with
