@@ -16,7 +16,7 @@ BENCH_STUDENT_DIR ?= labs
 # The series a lab's kernels appear as in the CSV and the charts' legends: the
 # one place that says so. A lab not listed here is not benched. (A matmul lab
 # adds its line here, and its op to the OPS table in grader/bench_sweep.cu.)
-BENCH_SERIES := lab1:naive lab2:tiled lab3:padded
+BENCH_SERIES := lab1:naive lab2:tiled lab3:padded lab4:tiled
 
 BENCH_DIR := $(B)/$(ARCH)/bench
 BENCH_PROGRAM := $(BENCH_DIR)/bench_sweep
@@ -48,10 +48,10 @@ bench: bench-build
 # The program, with every lab file that builds. Always re-run: which student
 # files compile can change between runs, and the sub-makes rebuild only what
 # changed. build/bench links to it (`build/bench --help`).
-bench-build: need-nvcc $(KIT)/libtilelab.a $(KIT)/grader/bench_sweep.cu.o
+bench-build: need-nvcc $(KIT)/libtilelab.a $(KIT)/grader/bench_sweep.cu.o $(KIT)/grader/matmul_naive.cu.o
 	@sh grader/bench_objects $(BENCH_DIR) $(if $(BENCH_NO_STUDENT),--no-student,--students '$(BENCH_STUDENT_DIR)') $(BENCH_SERIES)
 	$(Q)gcc $(CFLAGS) -c $(BENCH_DIR)/entries.c -o $(BENCH_DIR)/entries.o
 	@echo "  NVCC  $(BENCH_PROGRAM)"
 	$(Q)$(NVCC) $(NVFLAGS) $(KIT)/grader/bench_sweep.cu.o $(BENCH_DIR)/entries.o $$(cat $(BENCH_DIR)/objects) \
-	  $(KIT)/libtilelab.a -lcublas -o $(BENCH_PROGRAM)
+	  $(KIT)/grader/matmul_naive.cu.o $(KIT)/libtilelab.a -lcublas -o $(BENCH_PROGRAM)
 	$(Q)ln -sfn $(ARCH)/bench/bench_sweep $(B)/bench

@@ -25,8 +25,8 @@
  *   '#' lines: the device (gpu, arch, sms, l2_bytes, clocks, bus width,
  *   driver and runtime CUDA versions, date_utc), then
  *   op,series,who,rows,cols,depth,bytes,fits_l2,median_ms,gbps,gflops,copy_gbps,fraction_of_copy,verified
- * op: transpose (matmul later: rows=M cols=N depth=K, gflops filled, gbps
- * empty); series: copy, naive, tiled, padded, ..., cublas; who: device (the
+ * op: transpose, or matmul (rows=M cols=N depth=K, gflops filled, the
+ * bandwidth columns empty; bytes = A, B and C once each); series: copy, naive, tiled, padded, ..., cublas; who: device (the
  * copy), reference, student, library. bytes = bytes moved (read + write, at
  * least once each); fits_l2 = 1 when they fit in L2. The copy row is the
  * median of the copies timed beside that size's kernels; every kernel row
@@ -45,6 +45,7 @@
 #include "device.h"
 #include "matrix.h"
 #include "transpose_case.h"
+#include "matmul_case.h"
 
 #include <cublas_v2.h>
 #include <fcntl.h>
@@ -68,6 +69,17 @@ extern "C" void launch_transpose(const float *in, float *out, int rows, int cols
     fprintf(stderr, "bench: launch_transpose called without a lab (a bug in grader/bench_sweep.cu)\n");
     abort();
 }
+
+/* The same for matmul_case.cu's launch_matmul. */
+extern "C" void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
+    fprintf(stderr, "bench: launch_matmul called without a lab (a bug in grader/bench_sweep.cu)\n");
+    abort();
+}
+
+/* The grader's naive kernel (grader/matmul_naive.cu): the matmul floor. */
+extern "C" void tl_matmul_naive(const float *A, const float *B, float *C, int M, int N, int K);
 
 /* ---- what is measured ------------------------------------------------------ */
 
@@ -429,6 +441,139 @@ static void transpose_measure(sweep *s, const shape *sh, kernel *const *ks, int 
     free(got);
 }
 
+/* ---- matmul ------------------------------------------------------------------
+ * rows = M, cols = N, depth = K; gflops filled, the bandwidth columns empty.
+ * Besides the lab files and cuBLAS, the grader's naive kernel is timed at
+ * every size (series naive, who reference): the floor lab 4 is graded
+ * against. Squares only: the naive kernel at 8192^3 would take most of the
+ * sweep's time. */
+
+static const shape MATMUL_SHAPES[] = {
+    {256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
+};
+
+static cublasHandle_t cublas_mm;
+
+/* Row-major C = A B as column-major C^T = B^T A^T; FP32, no tensor cores
+ * (the handle's pedantic math mode, as the grader's measurement). */
+static void cublas_matmul(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    const float one = 1.0f, zero = 0.0f;
+    cublasStatus_t st = cublasSgemm(cublas_mm, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+    if (st != CUBLAS_STATUS_SUCCESS && cublas_status == CUBLAS_STATUS_SUCCESS) {
+        cublas_status = st;
+        fprintf(stderr, "bench: cublasSgemm failed: %s\n", cublasGetStatusString(st));
+    }
+}
+
+static int cublas_matmul_init(tl_bench_any_fn *launch, char *why, size_t len)
+{
+    cublasStatus_t st = cublasCreate(&cublas_mm);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasSetMathMode(cublas_mm, CUBLAS_PEDANTIC_MATH);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        snprintf(why, len, "cuBLAS setup failed: %s", cublasGetStatusString(st));
+        return -1;
+    }
+    *launch = (tl_bench_any_fn)cublas_matmul;
+    return 0;
+}
+
+static int matmul_precheck(tl_bench_any_fn launch, char *why, size_t len)
+{
+    static const tl_mm_shape shapes[] = {{1, 1, 1}, {17, 33, 65}, {67, 45, 33}, {300, 1, 200}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        tl_case_result r = tl_matmul_case_of((tl_matmul_fn)launch, shapes[i], 7, TL_MM_FINITE);
+        if (r.verdict != TL_CASE_PASS) {
+            snprintf(why, len, "%s", r.message);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One launch under the deadline, then the FP64-bounded check of C. */
+static int matmul_run_and_verify(const shape *sh, tl_matmul_args *a, const float *a_host, const float *b_host,
+                                 float *c_host, int launch, char *why, size_t len)
+{
+    tl_mm_shape mm = a->s;
+    if (launch) {
+        CHECK_CUDA(cudaMemset(a->C, 0xFF, (size_t)mm.m * mm.n * sizeof(float)));
+        tl_matmul_work(a);
+        cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess) {
+            snprintf(why, len, "CUDA error at launch: %s: %s", cudaGetErrorName(err), cudaGetErrorString(err));
+            return -1;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%dx%dx%d", sh->rows, sh->depth, sh->cols);
+        tl_case_result r;
+        if (tl_case_wait(cudaSuccess, name, &r) != 0)
+            stop_sweep(r.message);
+    }
+    CHECK_CUDA(cudaMemcpy(c_host, a->C, (size_t)mm.m * mm.n * sizeof(float), cudaMemcpyDeviceToHost));
+    return tl_matmul_verify(a_host, b_host, c_host, mm, 1, why, len) == 0 ? 0 : -1;
+}
+
+static void matmul_measure(sweep *s, const shape *sh, kernel *const *ks, int count)
+{
+    tl_mm_shape mm = {sh->rows, sh->depth, sh->cols};
+    size_t na = (size_t)mm.m * mm.k, nb = (size_t)mm.k * mm.n, nc = (size_t)mm.m * mm.n;
+    double bytes = 4.0 * (na + nb + nc);   /* each matrix once: the least any kernel moves */
+    row base = {"matmul", NULL, NULL, mm.m, mm.n, mm.k, bytes, bytes <= (double)s->dev.l2_bytes,
+                nan_value(), nan_value(), nan_value(), nan_value(), nan_value(), 0};
+    float *a_host = (float *)malloc(na * sizeof(float)), *b_host = (float *)malloc(nb * sizeof(float));
+    float *c_host = (float *)malloc(nc * sizeof(float));
+    tl_fill_seeded(a_host, na, 1);
+    tl_fill_seeded(b_host, nb, 2);
+    tl_matmul_args a = {NULL, NULL, NULL, mm, NULL};
+    CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy((void *)a.A, a_host, na * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy((void *)a.B, b_host, nb * sizeof(float), cudaMemcpyHostToDevice));
+
+    static kernel naive = {"matmul", "naive", "reference", "grader/matmul_naive.cu",
+                           (tl_bench_any_fn)tl_matmul_naive, 1, ""};
+    char why[1400];
+    for (int i = -1; i < count; i++) {   /* -1: the grader's naive kernel */
+        const kernel *k = i < 0 ? &naive : ks[i];
+        row r = base;
+        r.series = k->series;
+        r.who = k->who;
+        if (i >= 0)
+            s->done++;
+        s->current = k;
+        a.launch = (tl_matmul_fn)k->launch;
+        if (matmul_run_and_verify(sh, &a, a_host, b_host, c_host, 1, why, sizeof why) != 0) {
+            s->current = NULL;
+            progress(s, k, sh, "skipped: %s", why);
+            write_row(s, &r);
+            continue;
+        }
+        const tl_bench_work work = {tl_matmul_work, &a};
+        tl_stats st;
+        int noisy = tl_bench_interleaved(&work, 1, &TL_BENCH_SWEEP, &st);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        s->current = NULL;
+        r.median_ms = st.median;
+        r.gflops = tl_matmul_flops(mm) / (st.median * 1e6);
+        r.verified = matmul_run_and_verify(sh, &a, a_host, b_host, c_host, 0, why, sizeof why) == 0;
+        write_row(s, &r);
+        if (r.verified)
+            progress(s, k, sh, "%.0f GFLOP/s (depth %d)%s", r.gflops, mm.k, noisy ? ", noisy" : "");
+        else
+            progress(s, k, sh, "%.0f GFLOP/s, but after timing: %s", r.gflops, why);
+    }
+    fflush(s->csv);
+    CHECK_CUDA(cudaFree((void *)a.A));
+    CHECK_CUDA(cudaFree((void *)a.B));
+    CHECK_CUDA(cudaFree(a.C));
+    free(a_host);
+    free(b_host);
+    free(c_host);
+}
+
 /* ---- the ops ---------------------------------------------------------------
  * One line per op. Matmul (labs 4-5) adds its own: shapes with depth
  * (rows=M, cols=N, depth=K), cuBLAS SGEMM FP32 as its library kernel, a
@@ -437,6 +582,8 @@ static void transpose_measure(sweep *s, const shape *sh, kernel *const *ks, int 
 static const sweep_op OPS[] = {
     {"transpose", TRANSPOSE_SHAPES, (int)(sizeof TRANSPOSE_SHAPES / sizeof TRANSPOSE_SHAPES[0]), "cublas",
      cublas_init, transpose_precheck, transpose_measure},
+    {"matmul", MATMUL_SHAPES, (int)(sizeof MATMUL_SHAPES / sizeof MATMUL_SHAPES[0]), "cublas",
+     cublas_matmul_init, matmul_precheck, matmul_measure},
 };
 enum { OP_COUNT = sizeof OPS / sizeof OPS[0] };
 
