@@ -14,7 +14,7 @@ else
 endif
 SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
 
-.PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests deps clean $(COMPILE_TARGETS)
+.PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -54,11 +54,19 @@ $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criter
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 
 
+# The kit's shared objects, built here once: with -j, sub-makes that each
+# built them too would write the same files at the same time.
+KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
+  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_measure.cu grader/*_naive.cu)) \
+  $(patsubst grader/%.c,$(KIT)/grader/%.c.o,$(wildcard grader/*_tests.c) grader/hidden.c) \
+  $(patsubst common/%.cu,$(KIT)/%.cu.o,$(wildcard common/*_check.cu))
+kit: need-nvcc need-criterion $(KIT_SHARED)
+
 # Every lab's skeleton and solution, built exactly as the grader builds them.
 COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))
 compile-all: $(COMPILE_TARGETS)
-$(COMPILE_TARGETS): compile@%: need-nvcc
-	@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
+$(COMPILE_TARGETS): compile@%: need-nvcc kit
+	+@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report

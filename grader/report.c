@@ -371,7 +371,8 @@ static void grade_structure(grade *g, const options *o, int all_passed)
     if (wants_shared && shared == 0) {
         ok = 0;
         appendf(t->output, OUTPUT_LEN, "your compiled kernel never loads or stores shared memory.\nNext: "
-                "stage the tile in a __shared__ array (handout: The idea: stage a tile).\n");
+                "stage the tile in a __shared__ array (handout: %s).\n",
+                is_matmul(r) ? "The tiled kernel" : "The idea: stage a tile");
     }
     if (wants_barrier && barrier == 0) {
         ok = 0;
