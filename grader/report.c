@@ -188,7 +188,9 @@ static unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *o
         for (const tl_json *m = messages->child; m; m = m->next) {
             if (m->type != TL_JSON_STRING)
                 continue;
-            if (strstr(m->string, "outside") || strstr(m->string, "IllegalAddress"))
+            /* The guards' and canaries' words (guard.c, matrix messages), not any "outside". */
+            if (strstr(m->string, "wrote outside") || strstr(m->string, "read from outside") ||
+                strstr(m->string, "IllegalAddress"))
                 flag = FLAG_OUT_OF_BOUNDS;
             else if (strstr(m->string, "CUDA error") && flag == FLAG_WRONG)
                 flag = FLAG_CRASH;

@@ -366,3 +366,11 @@ Test(report, matmul_random_shapes_are_named_m_k_n)
     test_named(r, name);
     tl_json_free(r);
 }
+
+Test(report, a_precision_failure_is_wrong_not_out_of_bounds)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-matmul-precision.json", &r);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "wrong");
+    tl_json_free(r);
+}
