@@ -104,7 +104,7 @@ do for [lab in labs] {
         P = P . sprintf(', %g with lines dt 2 lw 1.5 lc rgb "%s" notitle', perf_high(lab), lab_color(lab))
     }
 }
-P = P . ', file using (bar_x(0)):(0.02):(column("fraction_of_copy") == column("fraction_of_copy") ? "" : strcol("flags") eq "" ? "not measured" : strcol("flags")) with labels rotate by 90 left font ",8" tc rgb "#993333" notitle'
+P = P . ', file using (bar_x(0)):(0.02):(column("fraction_of_copy") == column("fraction_of_copy") ? "" : strcol("flags") ne "" ? strcol("flags") : column("score") < column("max_score") ? "not measured" : "") with labels rotate by 90 left font ",8" tc rgb "#993333" notitle'
 if (perf ne "") {
     P = P . ', NaN with lines dt 2 lw 1.5 lc rgb "#666666" title "perf\\_high"'
 }
