@@ -9,6 +9,7 @@
  * build/tests/batch/<test>.<pid>, removed when the test passes.
  */
 #include <criterion/criterion.h>
+#include "tool.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 static char batch_dir[128];
-static char batch_text[65536];
 
 /* batch_dir followed by printf-style text, in one of a few rotating buffers. */
 static const char *batch_at(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -69,20 +69,7 @@ static int batch_run(const char *args)
 /* A file of the test's folder, whole (empty when missing). */
 static const char *batch_file(const char *file)
 {
-    FILE *f = fopen(batch_at("/%s", file), "r");
-    size_t n = f ? fread(batch_text, 1, sizeof batch_text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    batch_text[n] = '\0';
-    return batch_text;
-}
-
-static int batch_lines(const char *text)
-{
-    int n = 0;
-    for (const char *p = text; *p; p++)
-        n += *p == '\n';
-    return n;
+    return tool_read(batch_at("/%s", file), NULL);
 }
 
 /* Whether `text` holds a line equal to `line` (prefix: starting with it). */
@@ -109,7 +96,7 @@ Test(batch, gradebook_has_a_row_per_student_and_lab)
     cr_assert_eq(status, 0, "failing students must not fail the batch:\n%s", batch_file("stdout.txt"));
 
     const char *book = batch_file("out/gradebook.csv");
-    cr_assert_eq(batch_lines(book), 8, "a header and 7 rows (eve's unbuildable path included):\n%s", book);
+    cr_assert_eq(tool_lines(book), 8, "a header and 7 rows (eve's unbuildable path included):\n%s", book);
     cr_assert(!strncmp(book, "student,lab,score,max_score,fraction_of_copy,flags,results\n", 59), "header:\n%s", book);
     const char *rows[][2] = {   /* the row up to its results path; that path after the test's folder */
         {"alice,lab1,80,100,0.4321,race,", "/out/alice/lab1/results.json"},
@@ -146,7 +133,7 @@ Test(batch, every_layout_finds_its_file_and_nothing_else)
         {"lab3", "/class/carol/lab3.cu"},
     };
     const char *log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 6, "six gradable submissions (not lab10-notes.cu, .hidden/, __MACOSX/, "
+    cr_assert_eq(tool_lines(log), 6, "six gradable submissions (not lab10-notes.cu, .hidden/, __MACOSX/, "
                  "nor eve's path with a space):\n%s", log);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         char line[600];
@@ -194,12 +181,12 @@ Test(batch, a_rerun_skips_what_is_graded_and_force_regrades)
 
     cr_assert_eq(batch_run(""), 0);
     const char *log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 1, "only carol's lab1 (could not grade, no reason of its own) is tried again:\n%s", log);
+    cr_assert_eq(tool_lines(log), 1, "only carol's lab1 (could not grade, no reason of its own) is tried again:\n%s", log);
     cr_assert(strstr(log, "carol/tilelab/labs/lab1-naive-transpose/transpose.cu 3"), "invocations:\n%s", log);
     const char *out = batch_file("stdout.txt");
     cr_assert(strstr(out, "[1/7] alice lab1: 80/100 (already graded) race"), "batch output:\n%s", out);
     cr_assert(strstr(out, "[3/7] bob lab1: 0/"), "batch output:\n%s", out);
-    cr_assert_eq(batch_lines(batch_file("out/gradebook.csv")), 8, "skipped submissions keep their rows");
+    cr_assert_eq(tool_lines(batch_file("out/gradebook.csv")), 8, "skipped submissions keep their rows");
 
     /* A file handed in again (newer than its results) is graded again. */
     batch_forget_invocations();
@@ -208,13 +195,13 @@ Test(batch, a_rerun_skips_what_is_graded_and_force_regrades)
     cr_assert_eq(system(cmd), 0);
     cr_assert_eq(batch_run(""), 0);
     log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 2, "alice's new lab1 and carol's lab1:\n%s", log);
+    cr_assert_eq(tool_lines(log), 2, "alice's new lab1 and carol's lab1:\n%s", log);
     cr_assert(strstr(log, batch_at("/class/alice/lab1.cu 3\n")), "invocations:\n%s", log);
 
     batch_forget_invocations();
     cr_assert_eq(batch_run("--force"), 0);
     log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 6, "--force regrades every gradable submission:\n%s", log);
+    cr_assert_eq(tool_lines(log), 6, "--force regrades every gradable submission:\n%s", log);
     batch_done();
 }
 
@@ -223,15 +210,15 @@ Test(batch, one_lab_at_a_time_keeps_the_other_labs_rows)
     batch_fresh("onelab");
     cr_assert_eq(batch_run("--lab lab3"), 0);
     const char *log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 1, "invocations:\n%s", log);
+    cr_assert_eq(tool_lines(log), 1, "invocations:\n%s", log);
     cr_assert(!strncmp(log, "lab3 ", 5), "invocations:\n%s", log);
-    cr_assert_eq(batch_lines(batch_file("out/gradebook.csv")), 2);
+    cr_assert_eq(tool_lines(batch_file("out/gradebook.csv")), 2);
 
     batch_forget_invocations();
     cr_assert_eq(batch_run("--lab lab1"), 0);
-    cr_assert_eq(batch_lines(batch_file("invocations")), 3, "alice, bob, carol");
+    cr_assert_eq(tool_lines(batch_file("invocations")), 3, "alice, bob, carol");
     const char *book = batch_file("out/gradebook.csv");
-    cr_assert_eq(batch_lines(book), 6, "lab1 for four students and the earlier lab3 row:\n%s", book);
+    cr_assert_eq(tool_lines(book), 6, "lab1 for four students and the earlier lab3 row:\n%s", book);
     cr_assert(batch_has_line(book, "carol,lab3,66.67,", 1), "gradebook:\n%s", book);
     cr_assert(!strstr(book, ",lab2,"), "gradebook:\n%s", book);
     batch_done();
@@ -250,7 +237,7 @@ Test(batch, the_class_keeps_one_seed)
     batch_forget_invocations();
     cr_assert_eq(batch_run("--lab lab1 --force"), 0);
     const char *log = batch_file("invocations");
-    cr_assert_eq(batch_lines(log), 3, "invocations:\n%s", log);
+    cr_assert_eq(tool_lines(log), 3, "invocations:\n%s", log);
     char ending[40];
     snprintf(ending, sizeof ending, " %s\n", seed);
     for (const char *p = log; *p; p = strchr(p, '\n') + 1) {

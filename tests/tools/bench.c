@@ -7,6 +7,7 @@
  * Runs make from the repository root, as `make tool-tests` does.
  */
 #include <criterion/criterion.h>
+#include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,31 +21,8 @@
  * (-s, -j, its jobserver) must not leak in. No GPU, whatever the machine. */
 static int bench_sh(const char *cmd)
 {
-    unsetenv("MAKEFLAGS");
-    unsetenv("MAKELEVEL");
-    unsetenv("MFLAGS");
     setenv("CUDA_VISIBLE_DEVICES", "", 1);
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static const char *bench_read(const char *path)
-{
-    static char text[65536];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
-    return text;
-}
-
-static size_t bench_lines(const char *text)
-{
-    size_t n = 0;
-    for (const char *p = text; *p; p++)
-        n += *p == '\n';
-    return n;
+    return tool_sh(cmd);
 }
 
 /* The program compiles and links with every lab file that builds (the
@@ -53,12 +31,12 @@ Test(bench, the_program_builds_and_links_every_reference, .timeout = 900)
 {
     int status = bench_sh("mkdir -p " BENCH_WORK " && make -s --no-print-directory bench-build > "
                           BENCH_WORK "/build.log 2>&1");
-    cr_assert_eq(status, 0, "make bench-build exited %d:\n%s", status, bench_read(BENCH_WORK "/build.log"));
+    cr_assert_eq(status, 0, "make bench-build exited %d:\n%s", status, tool_read(BENCH_WORK "/build.log", NULL));
     struct stat st;
     cr_assert(stat("build/bench", &st) == 0 && (st.st_mode & S_IXUSR), "make bench-build made no build/bench");
 
     status = bench_sh("build/bench --list > " BENCH_WORK "/list.log 2>&1");
-    const char *list = bench_read(BENCH_WORK "/list.log");
+    const char *list = tool_read(BENCH_WORK "/list.log", NULL);
     cr_assert_eq(status, 0, "build/bench --list exited %d:\n%s", status, list);
     static const char *const linked[] = {
         "transpose naive reference solutions/lab1-naive-transpose/transpose.cu: linked\n",
@@ -82,8 +60,8 @@ Test(bench, a_student_file_that_does_not_compile_is_left_out, .timeout = 900)
                           "make -s --no-print-directory bench-build BENCH_STUDENT_DIR=$d > " BENCH_WORK
                           "/broken.log 2>&1; build/bench --list > " BENCH_WORK "/broken-list.log 2>&1");
     cr_assert_eq(status, 0, "the bench did not build beside a broken student file (exit %d):\n%s", status,
-                 bench_read(BENCH_WORK "/broken.log"));
-    const char *list = bench_read(BENCH_WORK "/broken-list.log");
+                 tool_read(BENCH_WORK "/broken.log", NULL));
+    const char *list = tool_read(BENCH_WORK "/broken-list.log", NULL);
     cr_expect_not_null(strstr(list, "transpose naive reference solutions/lab1-naive-transpose/transpose.cu: linked\n"),
                        "the reference is not linked:\n%s", list);
     cr_expect_not_null(strstr(list, "transpose naive student " BENCH_WORK "/student/lab1-broken/transpose.cu: "
@@ -99,9 +77,9 @@ Test(bench, without_a_gpu_make_bench_is_one_line_and_exit_2, .timeout = 900)
     remove(BENCH_WORK "/bench.csv");
     int status = bench_sh("mkdir -p " BENCH_WORK " && make -s --no-print-directory bench BENCH_OUT="
                           BENCH_WORK "/bench.csv > " BENCH_WORK "/nogpu.log 2>&1");
-    const char *log = bench_read(BENCH_WORK "/nogpu.log");
+    const char *log = tool_read(BENCH_WORK "/nogpu.log", NULL);
     cr_assert_eq(status, 2, "expected exit 2 (cannot run), got %d:\n%s", status, log);
-    cr_assert_eq(bench_lines(log), 1, "expected one line, got %zu:\n%s", bench_lines(log), log);
+    cr_assert_eq(tool_lines(log), 1, "expected one line, got %d:\n%s", tool_lines(log), log);
     cr_assert_not_null(strstr(log, "GPU"), "the line does not name the missing GPU:\n%s", log);
     cr_assert_null(strstr(log, "Error 2"), "make's own error line is there:\n%s", log);
     cr_assert_neq(access(BENCH_WORK "/bench.csv", F_OK), 0, "a CSV was written without a GPU");

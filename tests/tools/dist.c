@@ -18,6 +18,7 @@
  * removed when it passes and kept, named in the message, when it fails.
  */
 #include <criterion/criterion.h>
+#include "tool.h"
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,25 +28,13 @@
 #include <unistd.h>
 
 static char dist_dir[256];      /* this test's temporary folder */
-static char dist_text[65536];
-
-static int dist_sh(const char *cmd)
-{
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 /* A file of the test's folder, whole (empty when missing). */
 static const char *dist_read(const char *file)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dist_dir, file);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(dist_text, 1, sizeof dist_text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    dist_text[n] = '\0';
-    return dist_text;
+    return tool_read(path, NULL);
 }
 
 /* `make dist-<kind>` from the kit's folder, unpacked into a new temporary folder; the unpacked tree. */
@@ -58,10 +47,10 @@ static void dist_unpack(const char *kind, char *tree, size_t len)
     cr_assert(getcwd(cwd, sizeof cwd));
     snprintf(cmd, sizeof cmd, "MAKEFLAGS= MAKELEVEL= make -s --no-print-directory dist-%s > %s/make.log 2>&1",
              kind, dist_dir);
-    cr_assert_eq(dist_sh(cmd), 0, "make dist-%s failed:\n%s", kind, dist_read("make.log"));
+    cr_assert_eq(tool_sh(cmd), 0, "make dist-%s failed:\n%s", kind, dist_read("make.log"));
     snprintf(cmd, sizeof cmd, "mkdir %s/unpacked && cd %s/unpacked && tar -xzf %s/results/dist/tilelab-%s.tar.gz && "
              "ls -A > ../top", dist_dir, dist_dir, cwd, kind);
-    cr_assert_eq(dist_sh(cmd), 0, "cannot unpack results/dist/tilelab-%s.tar.gz into %s/unpacked", kind, dist_dir);
+    cr_assert_eq(tool_sh(cmd), 0, "cannot unpack results/dist/tilelab-%s.tar.gz into %s/unpacked", kind, dist_dir);
     char expected[64];
     snprintf(expected, sizeof expected, "tilelab-%s\n", kind);
     cr_assert_str_eq(dist_read("top"), expected, "the tarball unpacks into one folder, tilelab-%s/", kind);
@@ -73,7 +62,7 @@ static void dist_done(void)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dist_dir);
-    dist_sh(cmd);
+    tool_sh(cmd);
 }
 
 static int dist_exists(const char *tree, const char *path)
@@ -195,19 +184,19 @@ Test(dist, student_tarball_builds_lab1_and_runs_help)
     /* As a student would have it: no Criterion of the instructor's, no outer make. */
     const char *env = "unset CRITERION_CFLAGS CRITERION_LIBS MAKEFLAGS MAKELEVEL MFLAGS; ";
     snprintf(cmd, sizeof cmd, "cd '%s' && %s make help > ../../help.txt 2>&1", tree, env);
-    cr_assert_eq(dist_sh(cmd), 0, "make help fails in the student tree (%s):\n%s", tree, dist_read("help.txt"));
+    cr_assert_eq(tool_sh(cmd), 0, "make help fails in the student tree (%s):\n%s", tree, dist_read("help.txt"));
     cr_assert(strstr(dist_read("help.txt"), "make labN"), "%s", dist_read("help.txt"));
     snprintf(cmd, sizeof cmd, "cd '%s' && ./grade --help > ../../grade-help.txt 2>&1", tree);
-    cr_assert_eq(dist_sh(cmd), 0, "./grade --help fails in the student tree (%s)", tree);
+    cr_assert_eq(tool_sh(cmd), 0, "./grade --help fails in the student tree (%s)", tree);
     cr_assert(strstr(dist_read("grade-help.txt"), "usage: ./grade"), "%s", dist_read("grade-help.txt"));
 
     snprintf(cmd, sizeof cmd, "cd '%s' && %s make -s need-nvcc > /dev/null 2>&1", tree, env);
-    if (dist_sh(cmd) != 0) {
+    if (tool_sh(cmd) != 0) {
         dist_done();
         cr_skip_test("nvcc not found: make lab1 in the student tree not tried");
     }
     snprintf(cmd, sizeof cmd, "cd '%s' && %s make lab1 > ../../lab1.log 2>&1", tree, env);
-    int status = dist_sh(cmd);
+    int status = tool_sh(cmd);
     cr_assert_eq(status, 0, "make lab1 fails in the student tree (%s):\n%s", tree, dist_read("lab1.log"));
     snprintf(cmd, sizeof cmd, "%s/build/lab1", tree);
     cr_assert_eq(access(cmd, X_OK), 0, "make lab1 did not leave build/lab1 (%s)", tree);
@@ -224,14 +213,14 @@ Test(dist, instructor_tarball_is_every_tracked_file)
     /* The leak check finds the solutions where they are: it can fail. */
     cr_assert_gt(dist_leaks(tree), 0, "the solution-text check finds nothing even in the instructor tarball");
 
-    if (dist_sh("[ \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd -P)\" ]") == 0) {
+    if (tool_sh("[ \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd -P)\" ]") == 0) {
         snprintf(cmd, sizeof cmd,
                  "git -c core.quotePath=false ls-files | while IFS= read -r f; do [ -f \"$f\" ] && echo \"$f\"; done "
                  "| LC_ALL=C sort > %s/tracked && "
                  "(cd '%s' && find . -type f | sed 's|^\\./||' | LC_ALL=C sort) > %s/shipped && "
                  "diff %s/tracked %s/shipped > %s/tracked.diff",
                  dist_dir, tree, dist_dir, dist_dir, dist_dir, dist_dir);
-        cr_assert_eq(dist_sh(cmd), 0, "the instructor tarball is not the tracked files (< tracked, > shipped):\n%s",
+        cr_assert_eq(tool_sh(cmd), 0, "the instructor tarball is not the tracked files (< tracked, > shipped):\n%s",
                      dist_read("tracked.diff"));
     }
     dist_done();

@@ -5,6 +5,7 @@
  * Runs make from the repository root, as `make tool-tests` does.
  */
 #include <criterion/criterion.h>
+#include "tool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,37 +19,12 @@
 static const char *const charts[] = {"bandwidth", "ladder", "matmul", "history", "class"};
 enum { CHARTS = sizeof charts / sizeof charts[0] };
 
-/* The make under test is a fresh top-level make, not a child of the one
- * running these tests: its flags (-s, -j, jobserver) must not leak in. */
-static void fresh_make(void)
-{
-    unsetenv("MAKEFLAGS");
-    unsetenv("MAKELEVEL");
-    unsetenv("MFLAGS");
-}
-
 /* Runs `make -s plots ARGS` with stdout and stderr into LOG; its exit status. */
 static int make_plots(const char *args, const char *log)
 {
-    fresh_make();
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "mkdir -p " OUT " && make -s --no-print-directory plots %s > %s 2>&1", args, log);
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The whole file (up to 4 MiB), NUL-terminated; "" when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-    static char buf[4 << 20];
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
+    return tool_sh(cmd);
 }
 
 /* Drawing tests need gnuplot. Off CI a missing gnuplot skips them, with the
@@ -69,12 +45,12 @@ static void check_chart(const char *dir, const char *chart)
     static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     snprintf(path, sizeof path, "%s/%s.png", dir, chart);
-    char *data = slurp(path, &len);
+    char *data = tool_read(path, &len);
     cr_assert_gt(len, 1000, "%s: expected a drawn PNG, found %zu bytes", path, len);
     cr_assert(memcmp(data, png_signature, sizeof png_signature) == 0, "%s does not start with the PNG signature", path);
 
     snprintf(path, sizeof path, "%s/%s.svg", dir, chart);
-    data = slurp(path, &len);
+    data = tool_read(path, &len);
     cr_assert_gt(len, 1000, "%s: expected a drawn SVG, found %zu bytes", path, len);
     cr_assert(strstr(data, "<svg") && strstr(data, "</svg>"), "%s is not a complete SVG document", path);
 }
@@ -86,11 +62,11 @@ Test(plots, every_chart_from_the_fixtures)
     require_gnuplot();
     system("rm -rf " OUT "/all");
     int status = make_plots(FIXTURES " PLOTS_OUT=" OUT "/all", OUT "/all.log");
-    cr_assert_eq(status, 0, "make plots exited %d; its output:\n%s", status, slurp(OUT "/all.log", NULL));
+    cr_assert_eq(status, 0, "make plots exited %d; its output:\n%s", status, tool_read(OUT "/all.log", NULL));
     for (int i = 0; i < CHARTS; i++)
         check_chart(OUT "/all", charts[i]);
     /* gnuplot's warnings (an empty data set, a bad column) would show here. */
-    char *log = slurp(OUT "/all.log", NULL);
+    char *log = tool_read(OUT "/all.log", NULL);
     cr_assert_null(strstr(log, "warning"), "make plots printed a warning:\n%s", log);
 }
 
@@ -104,15 +80,15 @@ Test(plots, gpu_name_comes_from_the_csv)
            "sed 's/\"NVIDIA H200 (/\"Other Board 9 (/' tests/fixtures/history.csv > " OUT "/gpu/history.csv");
     int status = make_plots("BENCH=" OUT "/gpu/bench.csv HISTORY=" OUT "/gpu/history.csv GRADEBOOK=/nonexistent.csv "
                             "PLOTS_OUT=" OUT "/gpu", OUT "/gpu.log");
-    cr_assert_eq(status, 0, "make plots exited %d; its output:\n%s", status, slurp(OUT "/gpu.log", NULL));
+    cr_assert_eq(status, 0, "make plots exited %d; its output:\n%s", status, tool_read(OUT "/gpu.log", NULL));
     const char *bench_charts[] = {"bandwidth", "ladder", "matmul"};
     for (int i = 0; i < 3; i++) {
         char path[256];
         snprintf(path, sizeof path, OUT "/gpu/%s.svg", bench_charts[i]);
-        cr_assert_not_null(strstr(slurp(path, NULL), "Tilelab Test_GPU 4711"),
+        cr_assert_not_null(strstr(tool_read(path, NULL), "Tilelab Test_GPU 4711"),
                            "%s does not name the GPU of the CSV's '# gpu:' line", path);
     }
-    char *svg = slurp(OUT "/gpu/history.svg", NULL);
+    char *svg = tool_read(OUT "/gpu/history.svg", NULL);
     cr_assert_not_null(strstr(svg, "Other Board 9,"), "history.svg does not name the GPU of the last graded run");
     cr_assert_null(strstr(svg, "sm_90"), "history.svg shows the device details instead of the GPU's name");
 }
@@ -123,7 +99,7 @@ Test(plots, a_missing_input_is_skipped_with_how_to_make_it)
     system("rm -rf " OUT "/skip");
     int status = make_plots("BENCH=/nonexistent/bench.csv HISTORY=/nonexistent/history.csv "
                             "GRADEBOOK=tests/fixtures/gradebook.csv PLOTS_OUT=" OUT "/skip", OUT "/skip.log");
-    char *log = slurp(OUT "/skip.log", NULL);
+    char *log = tool_read(OUT "/skip.log", NULL);
     cr_assert_eq(status, 0, "a missing input is not an error, but make plots exited %d:\n%s", status, log);
     cr_assert_not_null(strstr(log, "bandwidth: skipped, no /nonexistent/bench.csv yet: run make bench"), "%s", log);
     cr_assert_not_null(strstr(log, "ladder: skipped"), "%s", log);
@@ -138,7 +114,7 @@ Test(plots, missing_gnuplot_is_one_clear_line)
 {
     system("rm -rf " OUT "/none");
     int status = make_plots(FIXTURES " GNUPLOT=/nonexistent/gnuplot PLOTS_OUT=" OUT "/none", OUT "/none.log");
-    char *log = slurp(OUT "/none.log", NULL);
+    char *log = tool_read(OUT "/none.log", NULL);
     cr_assert_eq(status, 2, "expected exit 2 (could not draw), got %d:\n%s", status, log);
     size_t lines = 0;
     for (const char *p = log; *p; p++)

@@ -1,0 +1,22 @@
+/*
+ * tool.h — what the instructor-tool tests share (tool.c): running a command
+ * as a fresh top-level make would run, and reading what it wrote.
+ */
+#ifndef TILELAB_TOOL_TEST_H
+#define TILELAB_TOOL_TEST_H
+
+#include <stddef.h>
+
+/* Runs `cmd` with sh; the make it starts is a fresh top-level one (the flags
+ * of the make running these tests, -s, -j, its jobserver, do not leak in).
+ * Its exit status, or -1 when it did not exit normally. */
+int tool_sh(const char *cmd);
+
+/* The whole file (up to 4 MiB), NUL-terminated, in one buffer that the next
+ * call reuses; "" when it cannot be read. `len` may be NULL. */
+char *tool_read(const char *path, size_t *len);
+
+/* Newlines in `text`. */
+int tool_lines(const char *text);
+
+#endif
