@@ -35,7 +35,7 @@ $(KIT)/probe: $(KIT)/grader/probe.cu.o $(KIT)/libtilelab.a
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
 # Host-only: the score-and-report step needs no GPU and no nvcc.
-$(B)/tools/report: grader/report.c grader/rubric.c grader/counters.c common/json.c common/csv.c common/shapes.c $(KIT_HEADERS)
+$(B)/tools/report: grader/report.c grader/rubric.c grader/counters.c common/json.c common/csv.c common/shapes.c common/matrix.c $(KIT_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) grader/report.c grader/rubric.c grader/counters.c common/json.c common/csv.c common/shapes.c -lm -o $@
+	$(Q)gcc $(CFLAGS) grader/report.c grader/rubric.c grader/counters.c common/json.c common/csv.c common/shapes.c common/matrix.c -lm -o $@

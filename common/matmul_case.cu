@@ -12,19 +12,6 @@
 
 static const double UNIT_ROUNDOFF = 1.0 / (1 << 24);
 
-double tl_matmul_flops(tl_mm_shape s)
-{
-    return 2.0 * s.m * s.n * s.k;
-}
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 /* One element against the reference: 0 when right, else described. */
 static int check_element(double exact, double bound, float got, int i, int j, tl_mm_shape s,
                          char *why, size_t len)
@@ -102,8 +89,8 @@ size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_sh
     if ((double)s.m * s.k * s.n <= TL_MM_CHECK_ALL)
         return check_all(A, B, C, s, why, len);
     size_t wrong = 0;
-    int rows[] = {0, s.m - 1, s.m / 2, (int)(mix(seed) % s.m), (int)(mix(seed + 1) % s.m)};
-    int cols[] = {0, s.n - 1, s.n / 2, (int)(mix(seed + 2) % s.n), (int)(mix(seed + 3) % s.n)};
+    int rows[] = {0, s.m - 1, s.m / 2, (int)(tl_splitmix64(seed) % s.m), (int)(tl_splitmix64(seed + 1) % s.m)};
+    int cols[] = {0, s.n - 1, s.n / 2, (int)(tl_splitmix64(seed + 2) % s.n), (int)(tl_splitmix64(seed + 3) % s.n)};
     for (int r = 0; r < 5; r++)
         for (int j = 0; j < s.n; j++)
             wrong += check_one(A, B, C, s, rows[r], j, why, len);
@@ -111,7 +98,7 @@ size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_sh
         for (int i = 0; i < s.m; i++)
             wrong += check_one(A, B, C, s, i, cols[c], why, len);
     for (uint64_t e = 0; e < 2048; e++) {
-        uint64_t x = mix(seed + 100 + e);
+        uint64_t x = tl_splitmix64(seed + 100 + e);
         wrong += check_one(A, B, C, s, (int)(x % s.m), (int)((x >> 32) % s.n), why, len);
     }
     return wrong;

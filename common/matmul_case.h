@@ -50,9 +50,6 @@ typedef struct {
 } tl_matmul_args;
 void tl_matmul_work(void *args);
 
-/* Floating-point operations of one C = A B: 2 M N K. */
-double tl_matmul_flops(tl_mm_shape s);
-
 #ifdef __cplusplus
 }
 #endif

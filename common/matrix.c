@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* splitmix64: a tiny, well-mixed generator; one draw per element index. */
-static uint64_t splitmix64(uint64_t x)
+uint64_t tl_splitmix64(uint64_t x)
 {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -16,10 +15,10 @@ static uint64_t splitmix64(uint64_t x)
 
 void tl_fill_seeded(float *a, size_t n, uint64_t seed)
 {
-    uint64_t base = splitmix64(seed);
+    uint64_t base = tl_splitmix64(seed);
     for (size_t i = 0; i < n; i++) {
         /* 24 random bits: exactly representable, spread over [-1, 1). */
-        uint32_t bits = (uint32_t)(splitmix64(base + i) >> 40);
+        uint32_t bits = (uint32_t)(tl_splitmix64(base + i) >> 40);
         a[i] = (float)bits / (float)(1u << 23) - 1.0f;
     }
 }

@@ -12,6 +12,10 @@
 extern "C" {
 #endif
 
+/* splitmix64: a tiny, well-mixed generator; every seeded draw in the kit
+ * (inputs, random shapes, sampled elements) goes through it. */
+uint64_t tl_splitmix64(uint64_t x);
+
 /*
  * Fill a[0..n) with values in [-1, 1) drawn from `seed`. Every element gets
  * its own pseudo-random value, so a swapped or shifted index shows up; the

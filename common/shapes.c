@@ -1,16 +1,9 @@
 /* shapes.c — seeded random shapes and shape parsing. */
 #include "shapes.h"
+#include "matrix.h"
 
 #include <math.h>
 #include <stdio.h>
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
 
 static int log_uniform_side(uint64_t bits, int max_side)
 {
@@ -21,8 +14,8 @@ static int log_uniform_side(uint64_t bits, int max_side)
 
 tl_shape tl_random_shape(uint64_t seed, int k, int max_side)
 {
-    uint64_t h = mix(mix(seed) ^ (uint64_t)(k + 1) * 0xD1B54A32D192ED03ull);
-    tl_shape s = {log_uniform_side(h, max_side), log_uniform_side(mix(h), max_side)};
+    uint64_t h = tl_splitmix64(tl_splitmix64(seed) ^ (uint64_t)(k + 1) * 0xD1B54A32D192ED03ull);
+    tl_shape s = {log_uniform_side(h, max_side), log_uniform_side(tl_splitmix64(h), max_side)};
     return s;
 }
 
@@ -40,7 +33,7 @@ int tl_parse_shape(const char *text, tl_shape *out)
 tl_mm_shape tl_random_mm_shape(uint64_t seed, int k, int max_side)
 {
     tl_shape mn = tl_random_shape(seed, k, max_side);
-    tl_shape kk = tl_random_shape(mix(seed ^ 0x6D6D), k, max_side);
+    tl_shape kk = tl_random_shape(tl_splitmix64(seed ^ 0x6D6D), k, max_side);
     tl_mm_shape s = {mn.rows, kk.rows, mn.cols};
     return s;
 }
@@ -55,4 +48,9 @@ int tl_parse_mm_shape(const char *text, tl_mm_shape *out)
     out->k = k;
     out->n = n;
     return 0;
+}
+
+double tl_matmul_flops(tl_mm_shape s)
+{
+    return 2.0 * s.m * s.n * s.k;
 }

@@ -26,6 +26,9 @@ typedef struct { int m, k, n; } tl_mm_shape;
 /* Matmul shape k drawn from `seed`, each side log-uniform in [1, max_side]. */
 tl_mm_shape tl_random_mm_shape(uint64_t seed, int k, int max_side);
 
+/* Floating-point operations of one C = A B: 2 M N K. */
+double tl_matmul_flops(tl_mm_shape s);
+
 /* Parse "MxKxN"; 0 on success. */
 int tl_parse_mm_shape(const char *text, tl_mm_shape *out);
 

@@ -401,8 +401,6 @@ static void grade_not_allowed(grade *g, const options *o)
 
 /* ---- hardware counters (ncu) ---------------------------------------------- */
 
-static double matmul_flops(tl_mm_shape s) { return 2.0 * s.m * s.n * s.k; }
-
 /* One counter row: yours next to the ideal; a hint when it is off. */
 static int counter_row(char *out, const char *what, double yours, double ideal, double tolerance)
 {
@@ -463,7 +461,7 @@ static void grade_counters(grade *g, const options *o, int all_passed)
         /* Per byte the SMs asked of the memory system (sectors of 32 bytes, L1 hits included):
          * what tiling changes. 2 FLOP per 8 bytes loaded without reuse; t x t tiles: t / 4. */
         appendf(t->output, OUTPUT_LEN, "  %-34s %8.2f %8s   (no reuse: 0.25; 16x16 tiles: 4; 32x32: 8)\n",
-                "arithmetic intensity: FLOP/byte", matmul_flops(mm) /
+                "arithmetic intensity: FLOP/byte", tl_matmul_flops(mm) /
                 (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
