@@ -6,6 +6,13 @@
 #include <string.h>
 #include <time.h>
 
+double tl_seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 30, 400, 0.01, 15.0};
 const tl_bench_plan TL_BENCH_QUICK = {3, 20.0, 10, 40, 0.03, 2.0};
 /* Up to 200 samples of the tiny, jittery launches; at most ~2.5 s per kernel and size. */
@@ -35,13 +42,6 @@ static void copy_by_float4(void *ctx)
     copy_setup *c = (copy_setup *)ctx;
     tl_copy_float4<<<c->blocks, 256>>>((const float4 *)c->src, (float4 *)c->dst, c->bytes / 16);
     CHECK_LAUNCH();
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 static int all_quiet(double **samples, int nworks, int n, double max_noise)
@@ -75,9 +75,9 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
     /* Warm-up: every work, until both the launch count and GPU time are
      * reached; work so slow that this takes a quarter of the budget is warm
      * enough. */
-    double warm_ms = 0, warm_began = seconds_now();
+    double warm_ms = 0, warm_began = tl_seconds_now();
     for (int i = 0; i < 1000 && (i < plan->warmup_launches || warm_ms < plan->warmup_ms) &&
-                    (i == 0 || seconds_now() - warm_began < plan->max_seconds / 4); i++) {
+                    (i == 0 || tl_seconds_now() - warm_began < plan->max_seconds / 4); i++) {
         CHECK_CUDA(cudaEventRecord(start[0], 0));
         for (int s = 0; s < nworks; s++)
             works[s].fn(works[s].ctx);
@@ -90,7 +90,7 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
     }
 
     int n = 0;
-    double began = seconds_now();
+    double began = tl_seconds_now();
     while (n < plan->max_samples) {
         for (int s = 0; s < nworks; s++) {   /* interleaved: one cold sample of each per round */
             CHECK_CUDA(cudaMemsetAsync(flush, (int)(flush_value++ & 0xFF), flush_bytes, 0));
@@ -109,7 +109,7 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
         if (n >= plan->min_samples && all_quiet(samples, nworks, n, plan->max_noise))
             break;
         /* Out of time: stop, with fewer samples if the work is very slow. */
-        if (n >= TL_BENCH_FEWEST_SAMPLES && seconds_now() - began > plan->max_seconds)
+        if (n >= TL_BENCH_FEWEST_SAMPLES && tl_seconds_now() - began > plan->max_seconds)
             break;
     }
 

@@ -55,6 +55,9 @@ typedef struct {
     int noisy;               /* stopped at a cap: fewer than min_samples, or noise above max_noise */
 } tl_bench_result;
 
+/* Monotonic wall-clock seconds: the caps on sampling, the kernel deadline. */
+double tl_seconds_now(void);
+
 /* One kind of work a benchmark times, with its context. */
 typedef struct {
     tl_work_fn fn;

@@ -1,12 +1,12 @@
 /* case.cu — verdicts and the kernel deadline (see case.h). */
 #include "case.h"
 #include "check.h"
+#include "bench.h"
 
 #include <cuda_profiler_api.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 const char *tl_case_verdict_name(tl_case_verdict v)
@@ -60,13 +60,6 @@ void tl_case_profile_end(void)
     (void)cudaProfilerStop();
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* With a kernel still running, the CUDA runtime's own exit handler waits for
  * it forever. Registered after CUDA started, this runs first and leaves
  * without it; the process's end frees the GPU. */
@@ -85,8 +78,8 @@ int tl_case_wait(cudaError_t err, const char *shape, tl_case_result *r)
         cudaEvent_t done;
         CHECK_CUDA(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
         CHECK_CUDA(cudaEventRecord(done, 0));
-        double limit = tl_kernel_timeout_s(), deadline = seconds_now() + limit;
-        while ((err = cudaEventQuery(done)) == cudaErrorNotReady && seconds_now() < deadline)
+        double limit = tl_kernel_timeout_s(), deadline = tl_seconds_now() + limit;
+        while ((err = cudaEventQuery(done)) == cudaErrorNotReady && tl_seconds_now() < deadline)
             usleep(500);
         if (err == cudaErrorNotReady) {
             on_exit(exit_past_running_kernel, NULL);

@@ -138,13 +138,6 @@ static double nan_value(void)
     return nan("");
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* ---- output --------------------------------------------------------------- */
 
 static void write_header(sweep *s)
@@ -302,9 +295,9 @@ static int transpose_precheck(tl_bench_any_fn launch, char *why, size_t len)
 /* One launch, waited for under the kernel deadline (case.h). 0: ran; -1:
  * failed at launch (a bad configuration: the context survives); a kernel
  * that faults or never ends has taken the context with it: stop_sweep. */
-static int launch_once(const shape *sh, tl_transpose_args *a, char *why, size_t len)
+static int launch_once(tl_work_fn work, void *ctx, const shape *sh, char *why, size_t len)
 {
-    a->launch(a->in, a->out, a->rows, a->cols);
+    work(ctx);
     cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) {
         snprintf(why, len, "CUDA error at launch: %s: %s. Next: %s", cudaGetErrorName(err),
@@ -312,7 +305,10 @@ static int launch_once(const shape *sh, tl_transpose_args *a, char *why, size_t 
         return -1;
     }
     char name[64];
-    snprintf(name, sizeof name, "%dx%d", sh->rows, sh->cols);
+    if (sh->depth)
+        snprintf(name, sizeof name, "%dx%dx%d", sh->rows, sh->depth, sh->cols);
+    else
+        snprintf(name, sizeof name, "%dx%d", sh->rows, sh->cols);
     tl_case_result r;
     if (tl_case_wait(cudaSuccess, name, &r) != 0)
         stop_sweep(r.message);
@@ -392,7 +388,7 @@ static void transpose_measure(sweep *s, const shape *sh, kernel *const *ks, int 
 
         /* Verified before it is timed: poisoned output, one launch. */
         CHECK_CUDA(cudaMemset(a.out, 0xFF, n * sizeof(float)));
-        if (launch_once(sh, &a, why, sizeof why) != 0 || transpose_verify(&a, expected, got, why, sizeof why) != 0) {
+        if (launch_once(tl_transpose_work, &a, sh, why, sizeof why) != 0 || transpose_verify(&a, expected, got, why, sizeof why) != 0) {
             s->current = NULL;
             progress(s, k, sh, "skipped: %s", why);
             out_rows[i] = r;
@@ -499,17 +495,8 @@ static int matmul_run_and_verify(const shape *sh, tl_matmul_args *a, const float
     tl_mm_shape mm = a->s;
     if (launch) {
         CHECK_CUDA(cudaMemset(a->C, 0xFF, (size_t)mm.m * mm.n * sizeof(float)));
-        tl_matmul_work(a);
-        cudaError_t err = cudaGetLastError();
-        if (err != cudaSuccess) {
-            snprintf(why, len, "CUDA error at launch: %s: %s", cudaGetErrorName(err), cudaGetErrorString(err));
+        if (launch_once(tl_matmul_work, a, sh, why, len) != 0)
             return -1;
-        }
-        char name[64];
-        snprintf(name, sizeof name, "%dx%dx%d", sh->rows, sh->depth, sh->cols);
-        tl_case_result r;
-        if (tl_case_wait(cudaSuccess, name, &r) != 0)
-            stop_sweep(r.message);
     }
     CHECK_CUDA(cudaMemcpy(c_host, a->C, (size_t)mm.m * mm.n * sizeof(float), cudaMemcpyDeviceToHost));
     return tl_matmul_verify(a_host, b_host, c_host, mm, 1, why, len) == 0 ? 0 : -1;
@@ -762,7 +749,7 @@ static int run_sweep(const char *out_path, int from, int done_before)
 static int supervise(const char *out_path)
 {
     int from = 0, done_before = 0;
-    double began = seconds_now();
+    double began = tl_seconds_now();
     for (;;) {
         int fd[2];
         if (pipe2(fd, O_CLOEXEC) != 0) {   /* close-on-exec: the prechecks do not hold it open */
@@ -814,7 +801,7 @@ static int supervise(const char *out_path)
     int left_out = 0;
     for (int i = 0; i < kernel_count; i++)
         left_out += kernels[i].skipped[0] != 0;
-    fprintf(stderr, "bench: wrote %s in %.0f s%s\n", out_path, seconds_now() - began,
+    fprintf(stderr, "bench: wrote %s in %.0f s%s\n", out_path, tl_seconds_now() - began,
             left_out ? "; left out:" : "");
     for (int i = 0; i < kernel_count; i++)
         if (kernels[i].skipped[0])
