@@ -1,6 +1,6 @@
 # kit.mk — the kit's shared objects, built once per GPU arch into $(KIT).
 
-KIT_CU := common/check.cu common/case.cu common/device.cu common/devbuf.cu common/bench.cu common/transpose_case.cu common/matmul_case.cu
+KIT_CU := common/check.cu common/case.cu common/device.cu common/devbuf.cu common/bench.cu common/transpose_case.cu common/matmul_case.cu common/supersteps_case.cu
 KIT_C := common/matrix.c common/guard.c common/stats.c common/json.c common/shapes.c common/csv.c
 KIT_HEADERS := $(wildcard common/*.h grader/*.h)
 KIT_OBJS := $(patsubst common/%,$(KIT)/%.o,$(KIT_CU) $(KIT_C))

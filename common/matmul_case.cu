@@ -150,11 +150,6 @@ static int input_unchanged(matrix *x, const char *name, const char *shape, tl_ca
     return -1;
 }
 
-tl_case_result tl_matmul_case(tl_mm_shape s, uint64_t seed, int inputs)
-{
-    return tl_matmul_case_of(launch_matmul, s, seed, inputs);
-}
-
 tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape s, uint64_t seed, int inputs)
 {
     tl_case_result r;
@@ -203,5 +198,5 @@ tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape s, uint64_t se
 void tl_matmul_work(void *args)
 {
     const tl_matmul_args *x = (const tl_matmul_args *)args;
-    (x->launch ? x->launch : launch_matmul)(x->A, x->B, x->C, x->s.m, x->s.n, x->s.k);
+    x->launch(x->A, x->B, x->C, x->s.m, x->s.n, x->s.k);
 }

@@ -34,7 +34,7 @@ static double time_shape(tl_mm_shape s, tl_stats *st)
 {
     size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
     float *host = (float *)malloc((na > nb ? na : nb) * sizeof(float));
-    tl_matmul_args a = {NULL, NULL, NULL, s, NULL};
+    tl_matmul_args a = {NULL, NULL, NULL, s, launch_matmul};
     CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));

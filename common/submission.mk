@@ -15,11 +15,14 @@ ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
 endif
 
-LAUNCH_FN := launch_$(KIND)
+# The launch the baseline file defines: lab 5 (supersteps) is timed against lab 4.
+BASELINE_FN_supersteps := launch_matmul
+LAUNCH_FN := $(or $(BASELINE_FN_$(KIND)),launch_$(KIND))
 # What a kind's measurement links beside the student's file: lab 4 times
 # the grader's naive kernel and cuBLAS in the same run.
 MEASURE_EXTRA_matmul := $(KIT)/grader/matmul_naive.cu.o
 MEASURE_LIBS_matmul := -lcublas
+MEASURE_EXTRA_supersteps := $(KIT)/grader/matmul_naive.cu.o
 MEASURE_EXTRA := $(MEASURE_EXTRA_$(KIND))
 MEASURE_LIBS := $(MEASURE_LIBS_$(KIND))
 ifneq ($(BASELINE),)

@@ -20,4 +20,7 @@ void tl_hidden_init(void);
 /* Random shapes per suite, and their largest side. */
 enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };
 
+/* Lab 5: the clinic's random lengths, the in-place transpose's random sides. */
+enum { TL_RANDOM_CLINIC_MAX_N = 1 << 20, TL_RANDOM_INPLACE_MAX_SIDE = 4096 };
+
 #endif

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
     cublas_args cb = {NULL, A, B, C[CUBLAS], s};
     CHECK_CUBLAS(cublasCreate(&cb.handle));
     CHECK_CUBLAS(cublasSetMathMode(cb.handle, CUBLAS_PEDANTIC_MATH));
-    tl_matmul_args yours = {A, B, C[YOURS], s, NULL}, naive = {A, B, C[NAIVE], s, tl_matmul_naive};
+    tl_matmul_args yours = {A, B, C[YOURS], s, launch_matmul}, naive = {A, B, C[NAIVE], s, tl_matmul_naive};
     const tl_bench_work works[WORKS] = {{tl_matmul_work, &yours}, {tl_matmul_work, &naive}, {cublas_sgemm, &cb}};
     tl_stats stats[WORKS];
     int noisy = tl_bench_interleaved(works, WORKS, &TL_BENCH_GRADE, stats);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 enum field_type { TEXT, NUMBER };
 
@@ -22,9 +23,32 @@ static const struct field {
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
     TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
     TEXT_FIELD(counters_shape, 1), NUMBER_FIELD(bank_conflict_points, 1), NUMBER_FIELD(bank_conflicts_max, 1),
-    TEXT_FIELD(baseline, 1), TEXT_FIELD(sanitizer_shape, 1),
+    TEXT_FIELD(baseline, 1), TEXT_FIELD(sanitizer_shape, 1), NUMBER_FIELD(synccheck_points, 1),
+    TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),
+    NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
+
+/* "reverse 1 10 clean 1000 clinic: reverse_blocks" */
+static int parse_unit(tl_rubric *r, const char *value, char *err, size_t errlen)
+{
+    if (r->nunits == TL_RUBRIC_MAX_UNITS) {
+        snprintf(err, errlen, "more than %d units", TL_RUBRIC_MAX_UNITS);
+        return -1;
+    }
+    tl_rubric_unit *u = &r->units[r->nunits];
+    char gate[16];
+    int title_at = 0;
+    if (!value || sscanf(value, "%15s %d %lf %15s %31s %n", u->name, &u->part, &u->points, gate, u->sanitizer_shape,
+                         &title_at) != 5 || !value[title_at] || (strcmp(gate, "clean") && strcmp(gate, "-"))) {
+        snprintf(err, errlen, "a unit line is: unit NAME PART POINTS clean|- SANITIZER_SHAPE TITLE");
+        return -1;
+    }
+    u->gated = !strcmp(gate, "clean");
+    snprintf(u->title, sizeof u->title, "%s", value + title_at);
+    r->nunits++;
+    return 0;
+}
 
 int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
 {
@@ -52,6 +76,16 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             char *end = value + strlen(value);
             while (end > value && (end[-1] == ' ' || end[-1] == '\t'))
                 *--end = '\0';
+        }
+        if (!strcmp(key, "unit")) {   /* repeatable: one kernel of a lab with several */
+            if (parse_unit(r, value, err, errlen) != 0) {
+                char why[256];
+                snprintf(why, sizeof why, "%s", err);
+                snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+                status = -1;
+                break;
+            }
+            continue;
         }
         int k = 0;
         while (k < FIELD_COUNT && strcmp(fields[k].key, key) != 0)
@@ -84,8 +118,25 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             status = -1;
         }
     }
-    if (status == 0 && r->memcheck_points + r->racecheck_points > 0 && !r->sanitizer_shape[0]) {
-        snprintf(err, errlen, "%s: memcheck_points and racecheck_points need sanitizer_shape", path);
+    if (status == 0 && r->memcheck_points + r->racecheck_points + r->synccheck_points > 0 && !r->sanitizer_shape[0] && !r->nunits) {
+        snprintf(err, errlen, "%s: sanitizer points need sanitizer_shape (or unit lines, each with its shape)", path);
+        status = -1;
+    }
+    double unit_points = 0;
+    for (int u = 0; u < r->nunits; u++)
+        unit_points += r->units[u].points;
+    if (status == 0 && r->nunits > 0 && fabs(unit_points - r->correctness_points) > 1e-9) {
+        snprintf(err, errlen, "%s: the units' points add up to %g, not correctness_points %g", path, unit_points,
+                 r->correctness_points);
+        status = -1;
+    }
+    if (status == 0 && ((r->performance_unit[0] && !tl_rubric_find_unit(r, r->performance_unit)) ||
+                        (r->speedup_unit[0] && !tl_rubric_find_unit(r, r->speedup_unit)))) {
+        snprintf(err, errlen, "%s: performance_unit or speedup_unit names no unit", path);
+        status = -1;
+    }
+    if (status == 0 && r->speedup_points > 0 && !(r->speedup_low < r->speedup_high && r->baseline[0])) {
+        snprintf(err, errlen, "%s: speedup_points need a baseline and speedup_low below speedup_high", path);
         status = -1;
     }
     if (status == 0 && r->bank_conflict_points > 0 && !r->counters_shape[0]) {
@@ -102,7 +153,7 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
 double tl_rubric_max_points(const tl_rubric *r)
 {
     return r->correctness_points + r->performance_points + r->memcheck_points + r->racecheck_points +
-           r->structure_points + r->bank_conflict_points;
+           r->structure_points + r->bank_conflict_points + r->synccheck_points + r->speedup_points;
 }
 
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)
@@ -113,4 +164,22 @@ double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)
     if (t > 1)
         t = 1;
     return t * r->performance_points;
+}
+
+double tl_rubric_speedup_points(const tl_rubric *r, double speedup)
+{
+    double t = (speedup - r->speedup_low) / (r->speedup_high - r->speedup_low);
+    if (!(t > 0))   /* also NaN */
+        t = 0;
+    if (t > 1)
+        t = 1;
+    return t * r->speedup_points;
+}
+
+const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name)
+{
+    for (int u = 0; u < r->nunits; u++)
+        if (!strcmp(r->units[u].name, name))
+            return &r->units[u];
+    return NULL;
 }

@@ -7,6 +7,23 @@
 
 #include <stddef.h>
 
+/*
+ * One kernel of a lab with several (`unit NAME PART POINTS GATE SHAPE TITLE`):
+ * its hidden tests are the Criterion suite NAME, its sanitizer runs are
+ * `check --unit NAME --shape SHAPE`. POINTS are its share of
+ * correctness_points; GATE `clean` makes them need the sanitizers clean too
+ * (a clinic kernel is fixed only when race-free), `-` does not.
+ */
+enum { TL_RUBRIC_MAX_UNITS = 8 };
+typedef struct {
+    char name[16];
+    int part;
+    double points;
+    int gated;
+    char sanitizer_shape[32];
+    char title[96];
+} tl_rubric_unit;
+
 typedef struct {
     char id[32];
     char title[128];
@@ -29,6 +46,15 @@ typedef struct {
     double bank_conflicts_max;    /* ... this many (counters_shape needed) */
     char baseline[32];            /* "lab2": also time the student's own file of that lab */
     char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
+    double synccheck_points;      /* compute-sanitizer synccheck clean (barriers every thread reaches) */
+    /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
+    tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
+    int nunits;
+    char performance_unit[16];    /* the unit performance_points measure (bandwidth vs copy) */
+    double speedup_points;        /* speed over the baseline kernel, timed in the same run: */
+    double speedup_low, speedup_high;   /* 0 points at or below low, all at or above high */
+    char speedup_unit[16];        /* the unit they measure */
+    char speedup_next[256];       /* the next step when speedup points are lost */
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */
@@ -39,5 +65,11 @@ double tl_rubric_max_points(const tl_rubric *r);
 
 /* Points for a measured fraction of copy: 0 at or below low, all at or above high, linear between. */
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy);
+
+/* The same for a speedup over the baseline (speedup_low, speedup_high, speedup_points). */
+double tl_rubric_speedup_points(const tl_rubric *r, double speedup);
+
+/* The unit named `name`, or NULL. */
+const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name);
 
 #endif

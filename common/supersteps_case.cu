@@ -1,0 +1,174 @@
+/* supersteps_case.cu — lab 5's checked launches (see supersteps_case.h). */
+#include "supersteps_case.h"
+
+#include "tilelab.h"
+#include "devbuf.h"
+#include "matrix.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tl_clinic_names[TL_CLINIC_COUNT] = {"reverse", "sums", "pairs"};
+
+static float *host_alloc(size_t n)
+{
+    float *p = (float *)malloc((n ? n : 1) * sizeof(float));
+    if (!p)
+        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host buffer)", __FILE__, __LINE__);
+    return p;
+}
+
+/* Whole numbers in [-8, 8]: a chunk's sum is exact in fp32 in any order. */
+static void fill_small_whole(float *a, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = (float)((int)(tl_splitmix64(seed + i) % 17) - 8);
+}
+
+static void clinic_reference(tl_clinic which, const float *in, float *out, int n)
+{
+    for (int chunk = 0; chunk < n; chunk += TL_CHUNK) {
+        int len = n - chunk < TL_CHUNK ? n - chunk : TL_CHUNK;
+        double sum = 0;
+        for (int i = 0; i < len; i++) {
+            if (which == TL_CLINIC_REVERSE)
+                out[chunk + i] = in[chunk + len - 1 - i];
+            else if (which == TL_CLINIC_PAIRS)
+                out[chunk + i] = in[chunk + i] + (chunk + i + 1 < n ? in[chunk + i + 1] : 0.0f);
+            sum += in[chunk + i];
+        }
+        if (which == TL_CLINIC_SUMS)
+            out[chunk / TL_CHUNK] = (float)sum;
+    }
+}
+
+static const char *const clinic_next[TL_CLINIC_COUNT] = {
+    "a thread reads a tile word another warp writes: that read belongs in the superstep after the "
+    "load (handout: Part 1)",
+    "each halving level reads what the level before wrote: one superstep per level, its barrier "
+    "outside the if, reached by every thread (handout: Barrier rules)",
+    "the next chunk's load may overwrite the tile while slower threads still add from it: load and "
+    "add are two supersteps (handout: Part 1)",
+};
+
+/* The launch alone, profiled, then the wait with the deadline. */
+static int launch_checked(tl_clinic which, const float *in, float *out, int n, tl_case_result *r)
+{
+    char shape[32];
+    snprintf(shape, sizeof shape, "n = %d", n);
+    tl_case_profile_begin();
+    if (which == TL_CLINIC_REVERSE)
+        launch_reverse_blocks(in, out, n);
+    else if (which == TL_CLINIC_SUMS)
+        launch_block_sums(in, out, n);
+    else
+        launch_pair_sums(in, out, n);
+    cudaError_t err = cudaGetLastError();
+    tl_case_profile_end();
+    return tl_case_wait(err, shape, r);
+}
+
+tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
+{
+    tl_case_result r;
+    int out_n = which == TL_CLINIC_SUMS ? CEIL_DIV(n, TL_CHUNK) : n;
+    tl_devbuf in, out;
+    tl_devbuf_alloc(&in, (size_t)n);
+    tl_devbuf_alloc(&out, (size_t)out_n);
+    float *in_host = host_alloc(n), *expected = host_alloc(out_n), *got = host_alloc(out_n > n ? out_n : n);
+    fill_small_whole(in_host, n, seed);
+    clinic_reference(which, in_host, expected, n);
+    tl_devbuf_upload(&in, in_host);
+    tl_devbuf_poison(&out);
+    tl_case_poison_shared();
+
+    tl_case_set(&r, TL_CASE_PASS, "%s, n = %d: right", tl_clinic_names[which], n);
+    if (launch_checked(which, in.data, out.data, n, &r) == 0) {
+        char detail[512];
+        tl_guard_report g = tl_devbuf_download(&out, got);
+        tl_guard_report gi = g.count ? g : tl_devbuf_download(&in, NULL);
+        tl_mismatch m = tl_compare_exact(expected, got, 1, out_n);
+        if (g.count || gi.count) {
+            tl_describe_guard(g.count ? &g : &gi, g.count ? "the output" : "the input", g.count ? out.n : in.n,
+                              detail, sizeof detail);
+            tl_case_set(&r, TL_CASE_OUT_OF_BOUNDS, "n = %d: %s. Next: threads past the end (i >= n) must not "
+                        "store; keep the bounds test on every store.", n, detail);
+        } else if (m.count) {
+            snprintf(detail, sizeof detail, "%s[%d] is %.9g, expected %.9g; %zu of %d wrong",
+                     which == TL_CLINIC_SUMS ? "sums" : "out", m.col, m.got, m.expected, m.count, out_n);
+            tl_case_set(&r, TL_CASE_WRONG, "n = %d: %s. Next: %s.", n, detail, clinic_next[which]);
+        }
+    }
+    free(in_host);
+    free(expected);
+    free(got);
+    if (!TL_CASE_FATAL(r.verdict)) {
+        tl_devbuf_free(&in);
+        tl_devbuf_free(&out);
+    }
+    return r;
+}
+
+/* ---- part 2: the transpose in place ---------------------------------- */
+
+tl_case_result tl_inplace_case(int n, uint64_t seed)
+{
+    return tl_inplace_case_of(launch_transpose_inplace, n, seed);
+}
+
+tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
+{
+    tl_case_result r;
+    size_t count = (size_t)n * n;
+    tl_devbuf a;
+    tl_devbuf_alloc(&a, count);
+    float *input = host_alloc(count), *expected = host_alloc(count), *got = host_alloc(count);
+    tl_fill_seeded(input, count, seed);
+    tl_transpose_ref(input, expected, n, n);
+    tl_devbuf_upload(&a, input);
+    tl_case_poison_shared();
+
+    char shape[32];
+    snprintf(shape, sizeof shape, "%dx%d", n, n);
+    tl_case_set(&r, TL_CASE_PASS, "N = %d: transposed in place exactly", n);
+    tl_case_profile_begin();
+    launch(a.data, n);
+    cudaError_t err = cudaGetLastError();
+    tl_case_profile_end();
+    if (tl_case_wait(err, shape, &r) == 0) {
+        char detail[512];
+        tl_guard_report g = tl_devbuf_download(&a, got);
+        tl_mismatch m = tl_compare_exact(expected, got, n, n);
+        if (g.count) {
+            tl_describe_guard(&g, "the matrix", a.n, detail, sizeof detail);
+            tl_case_set(&r, TL_CASE_OUT_OF_BOUNDS, "N = %d: %s. Next: a partial tile at the right or bottom "
+                        "edge must test r < n and c < n on every load and store (handout: Part 2).", n, detail);
+        } else if (m.count && n > 1 && tl_compare_exact(input, got, n, n).count == 0) {
+            tl_case_set(&r, TL_CASE_WRONG, "N = %d: the matrix came back unchanged: every tile pair was "
+                        "swapped twice (by block (i, j) and by block (j, i)). Next: launch blocks for the upper "
+                        "triangle only, i <= j (handout: Mapping blocks to tile pairs).", n);
+        } else if (m.count) {
+            tl_describe_mismatch(&m, n, n, detail, sizeof detail);
+            tl_case_set(&r, TL_CASE_WRONG, "N = %d: %s. Next: %s.", n, detail, isnan(m.got)
+                        ? "NaN landed there: a store wrote a shared word nothing loaded (a barrier missing "
+                          "between load_both and the stores, or a partial tile read past its edge)"
+                        : "each tile must go to the other's place, transposed, from its own shared buffer: "
+                          "a[i][j] takes lower[x][y], a[j][i] takes upper[x][y] (handout: Part 2)");
+        }
+    }
+    free(input);
+    free(expected);
+    free(got);
+    if (!TL_CASE_FATAL(r.verdict))
+        tl_devbuf_free(&a);
+    return r;
+}
+
+void tl_inplace_work(void *args)
+{
+    tl_inplace_args *a = (tl_inplace_args *)args;
+    (a->launch ? a->launch : launch_transpose_inplace)(a->a, a->n);
+    a->launches++;
+}

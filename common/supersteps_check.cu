@@ -1,0 +1,182 @@
+/*
+ * supersteps_check.cu — the quick check behind build/lab5: each of lab 5's
+ * five kernels on a few visible shapes, with a verdict; then the in-place
+ * transpose's bandwidth and the double-buffered matmul's GFLOP/s, timed
+ * quickly. ./grade runs it per kernel (--unit) under the sanitizers.
+ */
+#include "tilelab.h"
+#include "bench.h"
+#include "device.h"
+#include "matrix.h"
+#include "matmul_case.h"
+#include "shapes.h"
+#include "supersteps_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Written per submission by common/submission.mk. */
+extern "C" const char tl_lab_id[], tl_lab_source[];
+
+/* The kernels, in the order of the lab's parts; the names are the rubric's units. */
+enum { REVERSE, SUMS, PAIRS, INPLACE, DBUF, UNITS };
+static const char *const unit_names[UNITS] = {"reverse", "sums", "pairs", "inplace", "dbuf"};
+static const char *const unit_titles[UNITS] = {
+    "part 1, clinic: reverse_blocks", "part 1, clinic: block_sums", "part 1, clinic: pair_sums",
+    "part 2: transpose in place", "part 3: double-buffered matmul"};
+static const char *const visible[UNITS] = {"1 255 1000 65539", "1 255 1000 65539", "1 255 1000 65539",
+                                           "1 33 1000 4097", "1x1x1 17x33x65 513x257x129"};
+
+static void usage(FILE *to, const char *prog)
+{
+    fprintf(to, "usage: %s [--unit reverse|sums|pairs|inplace|dbuf [--shape S]] [--seed S] [--no-time]\n"
+                "  Checks %s's kernels on a few shapes each and times parts 2 and 3,\n"
+                "  or one kernel (--unit) on its visible shapes or on S only: a length n\n"
+                "  (part 1), a side N (part 2) or MxKxN (part 3). --no-time only checks\n"
+                "  (for sanitizers: each kernel runs once per shape). Grading is ./grade's job.\n",
+            prog, tl_lab_source);
+}
+
+/* One shape of one unit: a table row; returns the verdict. */
+static tl_case_verdict check_one(int unit, const char *shape, uint64_t seed)
+{
+    tl_case_result r;
+    tl_mm_shape mm;
+    if (unit == DBUF) {
+        if (tl_parse_mm_shape(shape, &mm) != 0)
+            goto bad_shape;
+        r = tl_matmul_case_of(launch_matmul_dbuf, mm, seed, TL_MM_FINITE);
+    } else {
+        char *end;
+        long n = strtol(shape, &end, 10);
+        if (*end || n < 1 || n > (unit == INPLACE ? 46340 : 1 << 28))
+            goto bad_shape;
+        r = unit == INPLACE ? tl_inplace_case((int)n, seed) : tl_clinic_case((tl_clinic)unit, (int)n, seed);
+    }
+    printf("  %-9s %-14s %s\n", unit_names[unit], shape, r.verdict == TL_CASE_PASS ? "ok" : tl_case_verdict_name(r.verdict));
+    if (r.verdict != TL_CASE_PASS)
+        printf("      %s\n", r.message);
+    return r.verdict;
+bad_shape:
+    fprintf(stderr, "%s: '%s' is not a shape for %s (%s)\n", tl_lab_id, shape, unit_names[unit],
+            unit == DBUF ? "MxKxN" : unit == INPLACE ? "a side N" : "a length n");
+    exit(TL_EXIT_CANNOT_RUN);
+}
+
+/* Every visible shape of one unit (or `only`); stops after a fatal verdict. */
+static int check_unit(int unit, const char *only, uint64_t seed, int *fatal)
+{
+    char shapes[64];
+    snprintf(shapes, sizeof shapes, "%s", only ? only : visible[unit]);
+    int failed = 0;
+    for (char *s = strtok(shapes, " "); s && !*fatal; s = strtok(NULL, " ")) {
+        tl_case_verdict v = check_one(unit, s, seed++);
+        failed += v != TL_CASE_PASS;
+        *fatal = TL_CASE_FATAL(v);
+    }
+    return failed;
+}
+
+static void time_inplace(int side)
+{
+    size_t n = (size_t)side * side;
+    float *host = (float *)malloc(n * sizeof(float));
+    tl_inplace_args a = {NULL, side, NULL, 0};
+    tl_fill_seeded(host, n, 1);
+    CHECK_CUDA(cudaMalloc((void **)&a.a, n * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy(a.a, host, n * sizeof(float), cudaMemcpyHostToDevice));
+    tl_bench_result b;
+    tl_bench_against_copy(tl_inplace_work, &a, 2.0 * n * sizeof(float), &TL_BENCH_QUICK, &b);
+    printf("  inplace   %dx%d: %.4f ms, %.1f GB/s = %.1f %% of copy (%.1f GB/s)%s\n", side, side,
+           b.work_ms.median, b.work_gbps, 100 * b.fraction_of_copy, b.copy_gbps, b.noisy ? " (noisy)" : "");
+    CHECK_CUDA(cudaFree(a.a));
+    free(host);
+}
+
+static void time_dbuf(tl_mm_shape s)
+{
+    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
+    float *host = (float *)malloc((na > nb ? na : nb) * sizeof(float));
+    tl_matmul_args a = {NULL, NULL, NULL, s, launch_matmul_dbuf};
+    CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));
+    tl_fill_seeded(host, na, 1);
+    CHECK_CUDA(cudaMemcpy((void *)a.A, host, na * sizeof(float), cudaMemcpyHostToDevice));
+    tl_fill_seeded(host, nb, 2);
+    CHECK_CUDA(cudaMemcpy((void *)a.B, host, nb * sizeof(float), cudaMemcpyHostToDevice));
+    const tl_bench_work work = {tl_matmul_work, &a};
+    tl_stats st;
+    tl_bench_interleaved(&work, 1, &TL_BENCH_QUICK, &st);
+    printf("  dbuf      %dx%dx%d: %.3f ms, %.0f GFLOP/s\n", s.m, s.k, s.n, st.median,
+           tl_matmul_flops(s) / (st.median * 1e6));
+    CHECK_CUDA(cudaFree((void *)a.A));
+    CHECK_CUDA(cudaFree((void *)a.B));
+    CHECK_CUDA(cudaFree(a.C));
+    free(host);
+}
+
+int main(int argc, char **argv)
+{
+    int only_unit = -1, timing = 1;
+    const char *only_shape = NULL;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, argv[0]);
+            return 0;
+        } else if (!strcmp(argv[i], "--unit") && v) {
+            for (int u = 0; u < UNITS; u++)
+                if (!strcmp(v, unit_names[u]))
+                    only_unit = u;
+            if (only_unit < 0) {
+                fprintf(stderr, "%s: no kernel '%s'; choose reverse, sums, pairs, inplace or dbuf\n", argv[0], v);
+                return TL_EXIT_CANNOT_RUN;
+            }
+            i++;
+        } else if (!strcmp(argv[i], "--shape") && v) {
+            only_shape = v, i++;
+        } else if (!strcmp(argv[i], "--no-time")) {
+            timing = 0;
+        } else if (!strcmp(argv[i], "--seed") && v) {
+            seed = strtoull(v, NULL, 10), i++;
+        } else {
+            fprintf(stderr, "%s: unknown or incomplete option '%s'\n", argv[0], argv[i]);
+            usage(stderr, argv[0]);
+            return TL_EXIT_CANNOT_RUN;
+        }
+    }
+    if (only_shape && only_unit < 0) {
+        fprintf(stderr, "%s: --shape needs --unit (which kernel the shape is for)\n", argv[0]);
+        return TL_EXIT_CANNOT_RUN;
+    }
+
+    tl_device_info dev;
+    tl_device_open_or_exit(&dev, argv[0]);
+    char desc[512];
+    tl_device_describe(&dev, desc, sizeof desc);
+    printf("tilelab quick check: %s (%s)\nGPU: %s\n", tl_lab_id, tl_lab_source, desc);
+
+    int failed = 0, fatal = 0, failed_unit[UNITS] = {0};
+    for (int u = 0; u < UNITS && !fatal; u++) {
+        if (only_unit >= 0 && u != only_unit)
+            continue;
+        printf("\n%s\n", unit_titles[u]);
+        failed_unit[u] = check_unit(u, only_shape, seed, &fatal);
+        failed += failed_unit[u];
+    }
+    if (fatal)
+        printf("stopping: after this the GPU context is unusable for this process.\n");
+    if (timing && !fatal && only_unit < 0) {
+        printf("\nTimings (median of cold launches, L2 flushed; copy = device-to-device copy, same bytes):\n");
+        if (!failed_unit[INPLACE])
+            time_inplace(tl_bench_measure_side(dev.l2_bytes));
+        if (!failed_unit[DBUF])
+            time_dbuf((tl_mm_shape){2048, 2048, 2048});
+    }
+    printf("\n%s\n", failed ? "Some shapes failed: fix them, then run ./grade."
+                            : "All shapes correct. Run ./grade for the hidden tests, the sanitizers and your score.");
+    return failed ? TL_EXIT_FAILED : TL_EXIT_OK;
+}
