@@ -84,8 +84,10 @@ int tl_case_wait(cudaError_t err, const char *shape, tl_case_result *r)
         if (err == cudaErrorNotReady) {
             on_exit(exit_past_running_kernel, NULL);
             tl_case_set(r, TL_CASE_TIMEOUT, "shape %s: timed out: the kernel was still running after %g s (one "
-                        "launch should take milliseconds). Next: look for a loop whose exit condition never "
-                        "changes, or threads that wait for each other.", shape, limit);
+                        "launch should take milliseconds). Likely: a loop whose exit condition never changes, or "
+                        "threads waiting at a barrier that others of the block never reach (a __syncthreads() "
+                        "in a branch not every thread takes). Next: fix that loop or barrier; compute-sanitizer "
+                        "--tool synccheck names a divergent barrier.", shape, limit);
             return -1;
         }
         if (err == cudaSuccess)

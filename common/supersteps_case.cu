@@ -147,13 +147,15 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
                         "edge must test r < n and c < n on every load and store (handout: Part 2).", n, detail);
         } else if (m.count && n > 1 && tl_compare_exact(input, got, n, n).count == 0) {
             tl_case_set(&r, TL_CASE_WRONG, "N = %d: the matrix came back unchanged: every tile pair was "
-                        "swapped twice (by block (i, j) and by block (j, i)). Next: launch blocks for the upper "
-                        "triangle only, i <= j (handout: Mapping blocks to tile pairs).", n);
+                        "swapped twice (by block (i, j) and again by block (j, i)), or nothing was written. "
+                        "Next: only blocks of the upper triangle, i <= j, may work (handout: Mapping blocks to "
+                        "tile pairs).", n);
         } else if (m.count) {
             tl_describe_mismatch(&m, n, n, detail, sizeof detail);
             tl_case_set(&r, TL_CASE_WRONG, "N = %d: %s. Next: %s.", n, detail, isnan(m.got)
                         ? "NaN landed there: a store wrote a shared word nothing loaded (a barrier missing "
-                          "between load_both and the stores, or a partial tile read past its edge)"
+                          "between load_both and the stores, or a partial tile read past its edge), or the "
+                          "skeleton's placeholder still runs"
                         : "each tile must go to the other's place, transposed, from its own shared buffer: "
                           "a[i][j] takes lower[x][y], a[j][i] takes upper[x][y] (handout: Part 2)");
         }

@@ -177,6 +177,6 @@ int main(int argc, char **argv)
             time_dbuf((tl_mm_shape){2048, 2048, 2048});
     }
     printf("\n%s\n", failed ? "Some shapes failed: fix them, then run ./grade."
-                            : "All shapes correct. Run ./grade for the hidden tests, the sanitizers and your score.");
+                            : "All shapes correct. Right results do not prove a clinic kernel fixed: run ./grade, which also runs racecheck and synccheck on each kernel.");
     return failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

@@ -19,6 +19,7 @@
 #include "shapes.h"
 #include "hidden.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ typedef struct {
     double score, max_score;
     int passed;
     int beyond_correctness;   /* sanitizers, structure, performance: printed after a gap */
+    char unit[16];            /* a lab of several kernels: the rubric unit it belongs to */
+    char heading[128];        /* printed above it: the part it opens */
     char output[OUTPUT_LEN];
 } graded_test;
 
@@ -67,6 +70,7 @@ typedef struct {
     int rows, cols, depth;        /* matmul: rows = M, cols = N, depth = K */
     double gbps, copy_gbps, fraction, noise;   /* fraction: of copy, or of cuBLAS for matmul */
     double gflops, naive_gflops, cublas_gflops;
+    double baseline_speedup;      /* lab 5: speed over lab 4's kernel, 0 when not compared */
 } grade;
 
 static int is_matmul(const tl_rubric *r) { return strcmp(r->kind, "matmul") == 0; }
@@ -138,11 +142,24 @@ static const char *build_failure_hint(const char *log_path, const char *lab)
 /* ---- hidden tests ------------------------------------------------------ */
 
 /* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)". */
-static void display_name(const char *test, const char *seed, int matmul, char *out, size_t len, tl_shape *shape)
+static void display_name(const char *test, const char *seed, int matmul, const char *unit, char *out, size_t len,
+                         tl_shape *shape)
 {
     const char *rest = strchr(test, '_') ? strchr(test, '_') + 1 : test;
-    int k;
+    int k, side;
+    char letter;
     shape->rows = shape->cols = 0;
+    if (unit && !matmul && sscanf(rest, "random_%d", &k) == 1) {   /* lab 5: a random length or side */
+        int inplace = !strcmp(unit, "inplace");
+        side = tl_random_shape(strtoull(seed, NULL, 10), k, inplace ? TL_RANDOM_INPLACE_MAX_SIDE
+                                                                     : TL_RANDOM_CLINIC_MAX_N).rows;
+        snprintf(out, len, "%s (%c = %d)", rest, inplace ? 'N' : 'n', side);
+        return;
+    }
+    if (unit && sscanf(rest, "%c_%d", &letter, &side) == 2) {   /* "N_1000" -> "N = 1000" */
+        snprintf(out, len, "%c = %d", letter, side);
+        return;
+    }
     if (matmul && sscanf(rest, "random_%d", &k) == 1) {   /* "random_2 (40x3x977)": M x K x N */
         tl_mm_shape mm = tl_random_mm_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MM_MAX_SIDE);
         snprintf(out, len, "%s (%dx%dx%d)", rest, mm.m, mm.k, mm.n);
@@ -172,9 +189,11 @@ static unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *o
     const char *first = nmsg ? messages->child->string : NULL;
     if (first && strstr(first, "timed out")) {
         appendf(out, len, "timed out: a kernel was still running at its %g s deadline, or the test "
-                "passed its %g s limit. One launch should take milliseconds.\nNext: look for a loop whose "
-                "exit condition never changes, or threads that wait for each other; try build/%s --rows 31 "
-                "--cols 33.\n", r->kernel_timeout_s, r->test_timeout_s, r->id);
+                "passed its %g s limit. One launch should take milliseconds.\nLikely causes: a loop whose exit "
+                "condition never changes, or threads waiting at a barrier that others of the block never "
+                "reach (a __syncthreads() in a branch or a loop not every thread takes the same way).\n"
+                "Next: run build/%s to see which shape hangs; compute-sanitizer --tool synccheck names a "
+                "divergent barrier.\n", r->kernel_timeout_s, r->test_timeout_s, r->id);
         flag = FLAG_TIMEOUT;
     } else if (first && strstr(first, "crashed")) {
         flag = FLAG_CRASH;
@@ -211,10 +230,25 @@ static unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *o
     return flag;
 }
 
-static int by_name(const void *a, const void *b)
+/* A hidden test and its suite; `order` is its unit's place in the rubric. */
+typedef struct {
+    const tl_json *test;
+    const char *suite;
+    int order;
+} found_test;
+
+static int by_unit_then_name(const void *a, const void *b)
 {
-    return strcmp(tl_json_string(*(const tl_json *const *)a, "name", ""),
-                  tl_json_string(*(const tl_json *const *)b, "name", ""));
+    const found_test *x = (const found_test *)a, *y = (const found_test *)b;
+    if (x->order != y->order)
+        return x->order - y->order;
+    return strcmp(tl_json_string(x->test, "name", ""), tl_json_string(y->test, "name", ""));
+}
+
+static int unit_index(const tl_rubric *r, const char *name)
+{
+    const tl_rubric_unit *u = tl_rubric_find_unit(r, name);
+    return u ? (int)(u - r->units) : -1;
 }
 
 static int grade_tests(grade *g, const options *o)
@@ -227,34 +261,48 @@ static int grade_tests(grade *g, const options *o)
         append_file(g->problem, sizeof g->problem, o->tests_log, NULL, 20);
         return -1;
     }
-    const tl_json *all[MAX_TESTS];
-    int n = 0;
+    const tl_rubric *r = &g->rubric;
+    found_test all[MAX_TESTS];
+    int n = 0, in_unit[TL_RUBRIC_MAX_UNITS] = {0};
     for (const tl_json *suite = tl_json_get(doc, "test_suites") ? tl_json_get(doc, "test_suites")->child : NULL;
          suite; suite = suite->next)
         for (const tl_json *t = tl_json_get(suite, "tests") ? tl_json_get(suite, "tests")->child : NULL;
-             t && n < MAX_TESTS; t = t->next)
-            all[n++] = t;
+             t && n < MAX_TESTS; t = t->next) {
+            const char *name = tl_json_string(suite, "name", "");
+            int order = r->nunits ? unit_index(r, name) : 0;
+            if (order < 0)
+                continue;   /* a suite the rubric does not grade */
+            all[n++] = (found_test){t, name, order};
+            if (r->nunits)
+                in_unit[order]++;
+        }
     if (n == 0) {
         snprintf(g->problem, sizeof g->problem, "the hidden tests reported no test at all.\n");
         tl_json_free(doc);
         return -1;
     }
-    qsort(all, (size_t)n, sizeof all[0], by_name);
+    qsort(all, (size_t)n, sizeof all[0], by_unit_then_name);
 
     /* Right on every square shape, wrong only on others: rows and cols swapped. */
     int square_fail = 0, other_fail = 0, square_pass = 0;
     for (int i = 0; i < n; i++) {
         graded_test *t = &g->tests[g->ntests++];
+        memset(t, 0, sizeof *t);
         tl_shape shape;
-        display_name(tl_json_string(all[i], "name", "?"), o->seed, is_matmul(&g->rubric), t->name, sizeof t->name,
-                     &shape);
-        t->max_score = g->rubric.correctness_points / n;
-        t->passed = strcmp(tl_json_string(all[i], "status", ""), "PASSED") == 0;
+        const tl_json *test = all[i].test;
+        const tl_rubric_unit *unit = r->nunits ? &r->units[all[i].order] : NULL;
+        int matmul = is_matmul(r) || (unit && !strcmp(unit->name, "dbuf"));
+        display_name(tl_json_string(test, "name", "?"), o->seed, matmul, unit ? unit->name : NULL, t->name,
+                     sizeof t->name, &shape);
+        t->max_score = unit ? unit->points / in_unit[all[i].order] : r->correctness_points / n;
+        t->passed = strcmp(tl_json_string(test, "status", ""), "PASSED") == 0;
         t->score = t->passed ? t->max_score : 0;
-        t->output[0] = '\0';
+        if (unit)
+            snprintf(t->unit, sizeof t->unit, "%s", unit->name);
         if (!t->passed)
-            g->flags |= explain_failure(all[i], &g->rubric, t->output, sizeof t->output);
-        int square = !is_matmul(&g->rubric) && shape.rows > 0 && shape.rows == shape.cols;
+            g->flags |= explain_failure(test, r, t->output, sizeof t->output);
+        int square = !matmul && !unit && shape.rows > 0 && shape.rows == shape.cols;
+
         if (square && t->passed) square_pass++;
         else if (square) square_fail++;
         else if (!t->passed && strstr(t->output, "shape ")) other_fail++;   /* a wrong result, not a hang */
@@ -304,11 +352,156 @@ static void quote_first_finding(char *out, size_t len, const char *log_path)
         fclose(f);
 }
 
+/* Where a line of the student's file sits: its kernel and its superstep
+ * (SUPERSTEP(name) { ... }, tilelab.h). Braces are counted; // comments are
+ * skipped. 0 when the file cannot be read or is shorter. */
+typedef struct {
+    int line;
+    char kernel[64], superstep[64];   /* the function (a kernel or a __device__ helper) */
+    int helper;                       /* a __device__ function: its superstep is its caller's */
+} place;
+
+static int locate(const char *source, int line, place *p)
+{
+    FILE *f = source ? fopen(source, "r") : NULL;
+    char buf[1024], pending[64] = "";
+    int n = 0, depth = 0, step_depth = -1;
+    memset(p, 0, sizeof *p);
+    p->line = line;
+    while (f && n < line && fgets(buf, sizeof buf, f)) {
+        n++;
+        char *comment = strstr(buf, "//"), *s;
+        if (comment)
+            *comment = '\0';
+        if (depth == 0 && ((s = strstr(buf, "__global__")) != NULL || (s = strstr(buf, "__device__")) != NULL)) {
+            char *paren = strchr(s, '('), *start = paren;
+            while (start && start > s && (start[-1] == '_' || isalnum((unsigned char)start[-1])))
+                start--;
+            if (paren && start < paren) {
+                snprintf(p->kernel, sizeof p->kernel, "%.*s", (int)(paren - start), start);
+                p->helper = s[2] == 'd';
+            }
+        }
+        if ((s = strstr(buf, "SUPERSTEP(")) != NULL && sscanf(s, "SUPERSTEP(%63[A-Za-z0-9_]", pending) != 1)
+            pending[0] = '\0';
+        for (char *c = buf; *c; c++) {
+            if (*c == '{' && ++depth && pending[0] && step_depth < 0) {
+                step_depth = depth;
+                snprintf(p->superstep, sizeof p->superstep, "%s", pending);
+                pending[0] = '\0';
+            } else if (*c == '}') {
+                if (depth == step_depth) {
+                    step_depth = -1;
+                    p->superstep[0] = '\0';
+                }
+                depth--;
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    return n == line;
+}
+
+/* The lines of the student's file a sanitizer finding names (".../file.cu:42"). */
+static int finding_lines(const char *finding, const char *source, int *lines, int max)
+{
+    const char *base = source ? strrchr(source, '/') : NULL;
+    base = base ? base + 1 : source;
+    int n = 0;
+    for (const char *at = base ? strstr(finding, base) : NULL; at && n < max; at = strstr(at + 1, base)) {
+        int line;
+        if (at[strlen(base)] == ':' && sscanf(at + strlen(base) + 1, "%d", &line) == 1)
+            lines[n++] = line;
+    }
+    return n;
+}
+
+/* Part and superstep of the lines a finding names, and what the BSP rule says. */
+static void explain_places(char *out, size_t len, const char *finding, const char *source, const char *tool,
+                           const tl_rubric_unit *unit)
+{
+    int lines[2], n = finding_lines(finding, source, lines, 2);
+    place p[2];
+    int located = 0;
+    for (int i = 0; i < n; i++) {
+        if (!locate(source, lines[i], &p[i]))
+            continue;
+        located++;
+        char part[32] = "";
+        if (unit)
+            snprintf(part, sizeof part, "part %d, ", unit->part);
+        if (p[i].helper && !p[i].superstep[0])
+            appendf(out, len, "  line %d: %sin %s, a __device__ function: the superstep is its caller's\n",
+                    lines[i], part, p[i].kernel);
+        else
+            appendf(out, len, "  line %d: %sin %s, %s%s%s\n", lines[i], part, p[i].kernel[0] ? p[i].kernel : "your file",
+                    p[i].superstep[0] ? "superstep '" : "in no superstep", p[i].superstep, p[i].superstep[0] ? "'" : "");
+    }
+    if (located < n || !n || strcmp(tool, "racecheck") != 0 || (n == 2 && (p[0].helper || p[1].helper)))
+        return;
+    if (n == 2 && p[0].superstep[0] && !strcmp(p[0].superstep, p[1].superstep))
+        appendf(out, len, "  Both accesses sit in superstep '%s': a write and a read (or a read and a later "
+                "write) of the same shared word by different threads belong in different supersteps.\n",
+                p[0].superstep);
+    else if (n == 2 && (!p[0].superstep[0] || !p[1].superstep[0]))
+        appendf(out, len, "  No superstep barrier separates these two accesses: put them in different "
+                "supersteps.\n");
+}
+
+/* One sanitizer run's verdict, in the report's words. `log_name` is the
+ * log's and status file's name in the sanitizers' folder ("racecheck",
+ * "racecheck-pairs"). Returns 1 when it ran clean, 0 when not. */
+enum { SAN_CLEAN, SAN_FOUND, SAN_OTHER };
+static int sanitizer_verdict(grade *g, const options *o, const char *tool, const char *log_name,
+                             const tl_rubric_unit *unit, char *out, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.status", o->sanitizers, log_name);
+    FILE *f = fopen(path, "r");
+    int status = -1;
+    if (f) {
+        if (fscanf(f, "%d", &status) != 1)
+            status = -1;
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/%s.log", o->sanitizers, log_name);
+    if (status == 0 || status == 1)   /* 1: no sanitizer error, but the check itself found a wrong result */
+        return SAN_CLEAN;
+    if (status == 86) {
+        int race = !strcmp(tool, "racecheck"), sync = !strcmp(tool, "synccheck");
+        g->flags |= race || sync ? FLAG_RACE : FLAG_OUT_OF_BOUNDS;
+        char finding[2048] = "";
+        quote_first_finding(finding, sizeof finding, path);
+        appendf(out, len, "compute-sanitizer --tool %s found errors; the first:\n%s", tool, finding);
+        explain_places(out, len, finding, o->source, tool, unit);
+        appendf(out, len, "Next: %s\n", race
+                ? "threads read shared memory that other threads write with no barrier between: put "
+                  "__syncthreads() between the phases, reached by every thread of the block (handout: Two "
+                  "phases and a barrier; lab 5: supersteps)."
+                : sync
+                ? "a barrier that not every thread of the block reaches (inside an if, or a loop whose trip "
+                  "count differs between threads): move it out of the branch so every thread meets it "
+                  "(handout lab 5: Barrier rules)."
+                : "an access outside a buffer at the line above: check the bounds tests of both phases "
+                  "(handout: Partial tiles).");
+        return SAN_FOUND;
+    }
+    if (status == 124)
+        appendf(out, len, "the %s run timed out (log: %s): a kernel never finished. The likely cause is a "
+                "barrier some threads never reach while others wait at it.\n", tool, path);
+    else {
+        appendf(out, len, "the %s run failed (exit %d); its output:\n", tool, status);
+        append_file(out, len, path, NULL, 8);
+    }
+    return SAN_OTHER;
+}
+
 static void grade_sanitizer(grade *g, const options *o, const char *tool, double points, int all_passed)
 {
     if (points <= 0)
         return;
-    char name[64], path[512];
+    char name[64];
     snprintf(name, sizeof name, "%s: clean on %s", tool, g->rubric.sanitizer_shape);
     graded_test *t = add_item(g, name, points);
     if (o->sanitizer_missing || !o->sanitizers) {
@@ -318,38 +511,12 @@ static void grade_sanitizer(grade *g, const options *o, const char *tool, double
                 o->sanitizer_missing ? o->sanitizer_missing : "the sanitizers did not run");
         return;
     }
-    snprintf(path, sizeof path, "%s/%s.status", o->sanitizers, tool);
-    FILE *f = fopen(path, "r");
-    int status = -1;
-    if (f) {
-        if (fscanf(f, "%d", &status) != 1)
-            status = -1;
-        fclose(f);
-    }
-    snprintf(path, sizeof path, "%s/%s.log", o->sanitizers, tool);
-    if (status == 0 || status == 1) {   /* 1: no sanitizer error, but the check itself found a wrong result */
+    if (sanitizer_verdict(g, o, tool, tool, NULL, t->output, OUTPUT_LEN) == SAN_CLEAN) {
         t->score = all_passed ? points : 0;
         t->passed = all_passed;
         if (!all_passed)
             appendf(t->output, OUTPUT_LEN, "no %s errors, but these points count only when every "
                     "correctness test passes.\n", tool);
-        return;
-    }
-    if (status == 86) {
-        g->flags |= strcmp(tool, "racecheck") == 0 ? FLAG_RACE : FLAG_OUT_OF_BOUNDS;
-        appendf(t->output, OUTPUT_LEN, "compute-sanitizer --tool %s found errors; the first:\n", tool);
-        quote_first_finding(t->output, OUTPUT_LEN, path);
-        appendf(t->output, OUTPUT_LEN, "Next: %s\n", strcmp(tool, "racecheck") == 0
-                ? "threads read shared memory that other threads write with no barrier between: put "
-                  "__syncthreads() between the phases, reached by every thread of the block (handout: Two "
-                  "phases and a barrier)."
-                : "an access outside a buffer at the line above: check the bounds tests of both phases "
-                  "(handout: Partial tiles).");
-    } else if (status == 124) {
-        appendf(t->output, OUTPUT_LEN, "the sanitized run timed out (log: %s).\n", path);
-    } else {
-        appendf(t->output, OUTPUT_LEN, "the sanitized run failed (exit %d); its output:\n", status);
-        append_file(t->output, OUTPUT_LEN, path, NULL, 8);
     }
 }
 
@@ -558,8 +725,18 @@ static void read_gflops(grade *g, const tl_json *m, graded_test *t)
                 "your instructor.\n");
 }
 
+/* The measurement's JSON. A lab of several kernels rewrites it after each
+ * one, so even a run that timed out later keeps what it measured. */
+static tl_json *load_measurement(const grade *g, const options *o, char *err, size_t len)
+{
+    if (!o->measure_json || (o->measure_status == 124 && !g->rubric.nunits))
+        return NULL;
+    return tl_json_parse_file(o->measure_json, err, len);
+}
+
 static void grade_performance(grade *g, const options *o, int all_passed)
 {
+
     const tl_rubric *r = &g->rubric;
     int matmul = is_matmul(r);
     const char *of = matmul ? "cuBLAS" : "copy";
@@ -575,7 +752,7 @@ static void grade_performance(grade *g, const options *o, int all_passed)
         return;
     }
     char err[256];
-    tl_json *m = o->measure_json && o->measure_status != 124 ? tl_json_parse_file(o->measure_json, err, sizeof err) : NULL;
+    tl_json *m = load_measurement(g, o, err, sizeof err);
     if (!m) {
         if (o->measure_status == 124)
             appendf(t->output, OUTPUT_LEN, "the measurement timed out after %g s. Next: time your kernel "
@@ -584,6 +761,11 @@ static void grade_performance(grade *g, const options *o, int all_passed)
             appendf(t->output, OUTPUT_LEN, "the measurement failed (exit %d) and wrote no result.\n",
                     o->measure_status);
         append_file(t->output, OUTPUT_LEN, o->tests_log, "measure", 10);
+        return;
+    }
+    if (tl_json_get(m, "skipped")) {   /* lab 5: this kernel failed the measurement's quick check */
+        appendf(t->output, OUTPUT_LEN, "not measured: %s\n", tl_json_string(m, "skipped", "?"));
+        tl_json_free(m);
         return;
     }
     if (matmul)
@@ -597,13 +779,163 @@ static void grade_performance(grade *g, const options *o, int all_passed)
                 tl_json_string(m, "verification", "?"));
     } else {
         g->measured = 1;
-        report_baseline(t, m, r);
+        if (!r->speedup_unit[0])   /* lab 5 compares its baseline in the speed item */
+            report_baseline(t, m, r);
         t->score = tl_rubric_perf_points(r, g->fraction);
         if (t->score < t->max_score && r->perf_next[0])
             appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->perf_next);
     }
     t->passed = t->score >= t->max_score;
     tl_json_free(m);
+}
+
+/* ---- a lab of several kernels (rubric unit lines: lab 5) ------------------- */
+
+/* Lab 5, part 3: GFLOP/s over the baseline (lab 4's tiled kernel), timed interleaved in one run. */
+static void grade_speedup(grade *g, const options *o, int all_passed)
+{
+    const tl_rubric *r = &g->rubric;
+    graded_test *t = add_item(g, "speed: GFLOP/s over lab 4's tiled kernel", r->speedup_points);
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
+                "Next: fix the failing tests above.\n");
+        return;
+    }
+    char err[256];
+    tl_json *m = load_measurement(g, o, err, sizeof err);
+    const tl_json *mm = tl_json_get(m, "dbuf"), *yours = tl_json_get(mm, "yours"), *base = tl_json_get(mm, "baseline");
+    if (!mm || tl_json_get(mm, "skipped") || !yours) {
+        appendf(t->output, OUTPUT_LEN, "not measured: %s\n", !m ? "the measurement wrote no result"
+                : tl_json_string(mm, "skipped", "the measurement did not reach this kernel"));
+        append_file(t->output, OUTPUT_LEN, o->tests_log, "measure", 10);
+        tl_json_free(m);
+        return;
+    }
+    g->gflops = tl_json_number(mm, "gflops", 0);
+    g->naive_gflops = tl_json_number(mm, "naive_gflops", 0);
+    appendf(t->output, OUTPUT_LEN, "%dx%dx%d (MxKxN), cold (L2 flushed), %d samples: median %.3f ms, noise %.2f %%%s\n"
+            "your kernel %.0f GFLOP/s = %.2fx the naive kernel (%.0f GFLOP/s), same run\n",
+            (int)tl_json_number(mm, "m", 0), (int)tl_json_number(mm, "k", 0), (int)tl_json_number(mm, "n", 0),
+            (int)tl_json_number(mm, "samples", 0), tl_json_number(yours, "median_ms", 0),
+            100 * tl_json_number(yours, "noise", 0), tl_json_number(mm, "noisy", 0)
+            ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "",
+            g->gflops, tl_json_number(mm, "speedup_over_naive", 0), g->naive_gflops);
+    if (!tl_json_number(mm, "verified_after_timing", 0)) {
+        appendf(t->output, OUTPUT_LEN, "the output was wrong after timing (%s): no speed points. Next: a kernel "
+                "must give the same result on every launch.\n", tl_json_string(mm, "verification", "?"));
+    } else if (!base || !tl_json_number(base, "verified", 0)) {
+        t->max_score = 0;   /* nothing to compare with: left out of the maximum, not counted as lost */
+        t->passed = 1;
+        appendf(t->output, OUTPUT_LEN, "against %s: not compared (%s). These points are left out of the maximum.\n",
+                r->baseline, base ? tl_json_string(base, "verification", "its output is wrong")
+                                  : tl_json_string(mm, "baseline_skipped", "no baseline was built"));
+    } else {
+        g->baseline_speedup = tl_json_number(base, "speedup", 0);
+        appendf(t->output, OUTPUT_LEN, "against %s (%s), same run: %.0f GFLOP/s; yours runs at %.3fx its speed\n"
+                "thresholds: %.2fx = 0 points, %.2fx = %g points\n", r->baseline,
+                tl_json_string(base, "source", "?"), tl_json_number(base, "gflops", 0), g->baseline_speedup,
+                r->speedup_low, r->speedup_high, r->speedup_points);
+        t->score = tl_rubric_speedup_points(r, g->baseline_speedup);
+        t->passed = t->score >= t->max_score;
+        if (!t->passed && r->speedup_next[0])
+            appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->speedup_next);
+    }
+    tl_json_free(m);
+}
+
+/* "clinic: reverse_blocks (...)" -> "clinic"; a title without a colon whole. */
+static void part_heading(const tl_rubric_unit *u, char *out, size_t len)
+{
+    size_t n = strcspn(u->title, ":");
+    snprintf(out, len, "Part %d: %.*s", u->part, (int)n, u->title);
+}
+
+/*
+ * Per unit, in the rubric's order: its tests and a sanitizer item (each
+ * sanitizer's points shared by the units without a gate), then its
+ * performance or speed item when the rubric names it. A gated unit (the
+ * clinic) is one item instead: its points need its tests right AND
+ * memcheck, racecheck and synccheck clean on it.
+ */
+static void grade_units(grade *g, const options *o)
+{
+    static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
+    const tl_rubric *r = &g->rubric;
+    static graded_test tests[MAX_TESTS];
+    int n = g->ntests, ungated = 0, last_part = -1;
+    memcpy(tests, g->tests, (size_t)n * sizeof tests[0]);
+    g->ntests = 0;
+    for (int k = 0; k < r->nunits; k++)
+        ungated += !r->units[k].gated;
+    int checked = o->sanitizers && !o->sanitizer_missing;
+
+    for (int k = 0; k < r->nunits; k++) {
+        const tl_rubric_unit *u = &r->units[k];
+        int first = g->ntests, count = 0, right = 0, clean = 1;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(tests[i].unit, u->name)) {
+                count++;
+                right += tests[i].passed;
+            }
+        int all_right = count > 0 && right == count;
+        char findings[OUTPUT_LEN] = "";
+        for (int s = 0; checked && s < 3; s++) {
+            char log[64];
+            snprintf(log, sizeof log, "%s-%s", tools[s], u->name);
+            clean &= sanitizer_verdict(g, o, tools[s], log, u, findings, sizeof findings) == SAN_CLEAN;
+        }
+        if (u->gated) {
+            graded_test *t = add_item(g, u->title, u->points);
+            appendf(t->output, OUTPUT_LEN, "hidden tests: %d of %d right\n", right, count);
+            int shown = 0;   /* the first two failures; each message names its shape */
+            for (int i = 0; i < n; i++)
+                if (!strcmp(tests[i].unit, u->name) && !tests[i].passed && shown++ < 2)
+                    appendf(t->output, OUTPUT_LEN, "%s", tests[i].output);
+            if (!checked)
+                appendf(t->output, OUTPUT_LEN, "sanitizers not checked: %s. The kernel counts as fixed on its "
+                        "tests alone.\n", o->sanitizer_missing ? o->sanitizer_missing : "they did not run");
+            else if (clean)
+                appendf(t->output, OUTPUT_LEN, "memcheck, racecheck and synccheck: clean on n = %s\n",
+                        u->sanitizer_shape);
+            else
+                appendf(t->output, OUTPUT_LEN, "%s%s", findings, all_right
+                        ? "Right on every test, but not fixed: a race or a divergent barrier that gives the "
+                          "right answer on this GPU today is still a bug.\n" : "");
+            t->passed = all_right && (clean || !checked);
+            t->score = t->passed ? t->max_score : 0;
+        } else {
+            for (int i = 0; i < n; i++)
+                if (!strcmp(tests[i].unit, u->name))
+                    g->tests[g->ntests++] = tests[i];
+            char name[96];
+            snprintf(name, sizeof name, "memcheck, racecheck, synccheck: clean on %s", u->sanitizer_shape);
+            graded_test *t = add_item(g, name, (r->memcheck_points + r->racecheck_points + r->synccheck_points) /
+                                                   (ungated ? ungated : 1));
+            if (!checked) {
+                t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
+                t->passed = 1;
+                appendf(t->output, OUTPUT_LEN, "not checked: %s. These points are left out of the maximum.\n",
+                        o->sanitizer_missing ? o->sanitizer_missing : "the sanitizers did not run");
+            } else if (clean) {
+                t->passed = all_right;
+                t->score = all_right ? t->max_score : 0;
+                if (!all_right)
+                    appendf(t->output, OUTPUT_LEN, "no errors, but these points count only when every test of "
+                            "this part passes.\n");
+            } else {
+                appendf(t->output, OUTPUT_LEN, "%s", findings);
+            }
+            if (!strcmp(r->performance_unit, u->name))
+                grade_performance(g, o, all_right);
+            if (!strcmp(r->speedup_unit, u->name))
+                grade_speedup(g, o, all_right);
+        }
+        for (int i = first; i < g->ntests; i++)   /* the parts are headed, not gapped */
+            g->tests[i].beyond_correctness = 0;
+        if (u->part != last_part && first < g->ntests)
+            part_heading(u, g->tests[first].heading, sizeof g->tests[first].heading);
+        last_part = u->part;
+    }
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -642,6 +974,8 @@ static void print_report(const grade *g, const options *o)
     }
     for (int i = 0; i < g->ntests; i++) {
         const graded_test *t = &g->tests[i];
+        if (t->heading[0])
+            printf("\n  %s%s%s\n", BOLD, t->heading, RESET);
         if (t->beyond_correctness && (i == 0 || !g->tests[i - 1].beyond_correctness)) {
             if (g->note[0])
                 printf("  %sNote:%s %s\n", BOLD, RESET, g->note);
@@ -736,6 +1070,12 @@ static void write_results(const grade *g, const options *o)
         tl_jw_number(&w, "fraction_of_copy", g->fraction);
         tl_jw_number(&w, "noise", g->noise);
     }
+    if (g->rubric.speedup_unit[0] && g->gflops > 0) {   /* lab 5, part 3 */
+        tl_jw_number(&w, "gflops", g->gflops);
+        tl_jw_number(&w, "naive_gflops", g->naive_gflops);
+        if (g->baseline_speedup > 0)
+            tl_jw_number(&w, "speedup_over_baseline", g->baseline_speedup);
+    }
     tl_jw_object_end(&w);
     tl_jw_object_end(&w);
     if (fclose(f) != 0)
@@ -770,6 +1110,9 @@ static void append_history(const grade *g, const options *o)
         snprintf(copy, sizeof copy, "%.2f", g->copy_gbps);
         snprintf(frac, sizeof frac, "%.4f", g->fraction);
     }
+    if (!is_matmul(&g->rubric) && g->gflops > 0)   /* lab 5: part 3's GFLOP/s beside part 2's bandwidth */
+        snprintf(gflops, sizeof gflops, "%.1f", g->gflops);
+
     snprintf(score, sizeof score, "%.2f", total(g, 0));
     snprintf(max, sizeof max, "%g", total(g, 1));
     const char *row[HISTORY_COLUMNS] = {when, g->rubric.id, o->source, g->device, rows, cols,
@@ -872,6 +1215,8 @@ int main(int argc, char **argv)
         grade_not_allowed(&g, &o);
     } else if (grade_tests(&g, &o) != 0) {
         g.could_not_grade = 1;
+    } else if (g.rubric.nunits) {
+        grade_units(&g, &o);
     } else {
         /* Points beyond correctness count only when every correctness test passes. */
         int all_passed = 1;

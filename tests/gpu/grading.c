@@ -21,6 +21,7 @@ typedef struct {
     double min_score, max_score;
     const char *diagnosis;      /* must appear in results.json's outputs (NULL: none required) */
     const char *extra_args;     /* more ./grade options, or NULL */
+    const char *diagnosis2;     /* a second one that must appear too, or NULL */
 } expectation;
 
 static void require_gpu(void)
@@ -73,6 +74,8 @@ static double grade(expectation e, const char *run)
               e.name, score, e.min_score, e.max_score, outputs);
     if (e.diagnosis)
         cr_expect(strstr(outputs, e.diagnosis), "%s: the report lacks \"%s\"\n%s", e.name, e.diagnosis, outputs);
+    if (e.diagnosis2)
+        cr_expect(strstr(outputs, e.diagnosis2), "%s: the report lacks \"%s\"\n%s", e.name, e.diagnosis2, outputs);
     printf("%-28s exit %d  score %6.2f\n", e.name, WEXITSTATUS(status), score);
     return score;
 }
@@ -281,4 +284,45 @@ Test(lab4, naive_kernel_earns_no_tiling_points)
     /* Correctness and sanitizers only: 70. */
     grade((expectation){"lab4", LAB4_FIXTURE "naive_no_tiling.cu", "naive_no_tiling", 1, 65, 75,
                         "never loads or stores shared memory", NULL}, "lab4-naive_no_tiling");
+}
+
+#define LAB5_FIXTURE "tests/submissions/lab5/"
+
+Test(lab5, solution_full_marks)
+{
+    grade((expectation){"lab5", "solutions/lab5-supersteps/supersteps.cu", "lab5 solution", 0, 100, 100,
+                        "memcheck, racecheck and synccheck: clean", NULL, "its speed"}, "lab5-solution");
+}
+
+/* The clinic's given kernels run, and the tools find their bugs; parts 2 and 3 write nothing. */
+Test(lab5, skeleton_scores_zero_cleanly)
+{
+    grade((expectation){"lab5", "labs/lab5-supersteps/supersteps.cu", "lab5 skeleton", 1, 0, 0,
+                        "Barrier error detected. Divergent thread(s)", NULL, "in no superstep"}, "lab5-skeleton");
+}
+
+Test(lab5, inplace_missing_barrier_is_a_race)
+{
+    grade((expectation){"lab5", LAB5_FIXTURE "inplace_missing_barrier.cu", "inplace_missing_barrier", 1, 63, 90,
+                        "Race reported between", NULL, "part 2, in transpose_inplace, in no superstep"},
+          "lab5-inplace_missing_barrier");
+}
+
+Test(lab5, inplace_same_buffer_corrupts_data)
+{
+    grade((expectation){"lab5", LAB5_FIXTURE "inplace_same_buffer.cu", "inplace_same_buffer", 1, 63, 80,
+                        "from its own shared buffer", NULL, NULL}, "lab5-inplace_same_buffer");
+}
+
+Test(lab5, inplace_full_grid_is_the_identity)
+{
+    grade((expectation){"lab5", LAB5_FIXTURE "inplace_full_grid.cu", "inplace_full_grid", 1, 63, 80,
+                        "the matrix came back unchanged", NULL, NULL}, "lab5-inplace_full_grid");
+}
+
+Test(lab5, dbuf_single_buffer_is_a_race)
+{
+    grade((expectation){"lab5", LAB5_FIXTURE "dbuf_single_buffer.cu", "dbuf_single_buffer", 1, 52, 95,
+                        "Race reported between", NULL, "Both accesses sit in superstep 'load_next_multiply_current'"},
+          "lab5-dbuf_single_buffer");
 }
