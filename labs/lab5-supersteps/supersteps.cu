@@ -1,5 +1,5 @@
 /*
- * Lab 5 — superstep-style synchronisation (handout: handouts/lab5.md).
+ * Lab 5 — superstep-style synchronisation (handout: handouts/lab5-supersteps.md).
  *
  * Three parts in this one file:
  *   Part 1, the sync-bug clinic: three kernels below, each with a classic
