@@ -316,8 +316,8 @@ Test(lab5, inplace_same_buffer_corrupts_data)
 
 Test(lab5, inplace_full_grid_is_the_identity)
 {
-    grade((expectation){"lab5", LAB5_FIXTURE "inplace_full_grid.cu", "inplace_full_grid", 1, 50, 90,
-                        "the matrix came back unchanged", NULL, NULL}, "lab5-inplace_full_grid");
+    grade((expectation){"lab5", LAB5_FIXTURE "inplace_full_grid.cu", "inplace_full_grid", 1, 55, 90,
+                        "came back untransposed, still where they started", NULL, NULL}, "lab5-inplace_full_grid");
 }
 
 Test(lab5, dbuf_single_buffer_is_a_race)
