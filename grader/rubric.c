@@ -23,7 +23,7 @@ static const struct field {
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
     TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
     TEXT_FIELD(counters_shape, 1), NUMBER_FIELD(bank_conflict_points, 1), NUMBER_FIELD(bank_conflicts_max, 1),
-    TEXT_FIELD(baseline, 1), TEXT_FIELD(baseline_dirs, 1), TEXT_FIELD(sanitizer_shape, 1), NUMBER_FIELD(synccheck_points, 1),
+    TEXT_FIELD(baseline, 1), TEXT_FIELD(baseline_dirs, 1), TEXT_FIELD(bench_launch, 1), TEXT_FIELD(sanitizer_shape, 1), NUMBER_FIELD(synccheck_points, 1),
     TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),
     NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
 };

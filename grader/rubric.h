@@ -45,6 +45,7 @@ typedef struct {
     double bank_conflict_points;  /* shared-memory bank conflicts per request at most ... */
     double bank_conflicts_max;    /* ... this many (counters_shape needed) */
     char baseline[32];            /* "lab2": also time the student's own file of that lab */
+    char bench_launch[64];        /* what `make bench` times of a lab of several kernels: "matmul launch_matmul_dbuf" */
     char baseline_dirs[64];       /* where ./grade looks for it before labs/: "solutions" */
     char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
     double synccheck_points;      /* compute-sanitizer synccheck clean (barriers every thread reaches) */

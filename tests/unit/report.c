@@ -374,3 +374,81 @@ Test(report, a_precision_failure_is_wrong_not_out_of_bounds)
     cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "wrong");
     tl_json_free(r);
 }
+
+/* ---- lab 5: a lab of several kernels (rubric unit lines) ---------------- */
+
+#define LAB5 "tests/fixtures/lab5.rubric"
+#define LAB5_PASS "--tests tests/fixtures/lab5/tests-all-pass.json --measure tests/fixtures/lab5/measure.json"
+
+Test(report, lab5_units_score_per_kernel_and_part)
+{
+    tl_json *r;
+    int status = run_report_with(LAB5, LAB5_PASS " --sanitizers tests/fixtures/lab5/clean", &r);
+    cr_assert_eq(status, 0, "%s", stdout_text());
+    cr_assert_eq(tl_json_number(r, "score", -1), 100);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100);
+    cr_assert_eq(tl_json_number(test_named(r, "clinic: block_sums"), "score", -1), 10);
+    cr_assert_eq(tl_json_number(test_named(r, "N = 1"), "score", -1), 20, "one test carries its unit's points");
+    const char *speed = tl_json_string(test_named(r, "speed"), "output", "");
+    cr_assert(strstr(speed, "yours runs at 1.013x its speed") && strstr(speed, "(solutions/lab4-tiled-matmul/matmul.cu)"),
+              "%s", speed);
+    const char *out = stdout_text();
+    cr_assert(strstr(out, "Part 1: clinic") && strstr(out, "Part 2: transpose in place") &&
+              strstr(out, "Part 3: double-buffered matmul"), "%s", out);
+    cr_assert(!strstr(tl_json_string(test_named(r, "performance"), "output", ""), "against"),
+              "lab 5 compares its baseline in the speed item only");
+    tl_json_free(r);
+}
+
+Test(report, lab5_clinic_right_but_not_clean_is_not_fixed)
+{
+    tl_json *r;
+    run_report_with(LAB5, LAB5_PASS " --sanitizers tests/fixtures/lab5/race "
+                    "--source tests/submissions/lab5/dbuf_single_buffer.cu", &r);
+    const tl_json *sums = test_named(r, "clinic: block_sums");
+    const char *out = tl_json_string(sums, "output", "");
+    cr_assert_eq(tl_json_number(sums, "score", -1), 0);
+    cr_assert(strstr(out, "hidden tests: 1 of 1 right") && strstr(out, "Divergent thread(s) in warp") &&
+              strstr(out, "Right on every test, but not fixed"), "%s", out);
+    cr_assert_eq(tl_json_number(test_named(r, "clinic: pair_sums"), "score", -1), 10, "a clean kernel keeps its points");
+    cr_assert_eq(tl_json_number(r, "score", -1), 85, "sums' 10 and dbuf's sanitizer 5 lost");
+    cr_assert(strstr(tl_json_string(tl_json_get(r, "extra_data"), "flags", ""), "race"));
+    tl_json_free(r);
+}
+
+Test(report, lab5_race_names_part_kernel_and_superstep)
+{
+    tl_json *r;
+    run_report_with(LAB5, LAB5_PASS " --sanitizers tests/fixtures/lab5/race "
+                    "--source tests/submissions/lab5/dbuf_single_buffer.cu", &r);
+    const char *out = tl_json_string(test_named(r, "memcheck, racecheck, synccheck: clean on 67x45x33"), "output", "");
+    cr_assert(strstr(out, "line 166: part 3, in matmul_dbuf, superstep 'load_next_multiply_current'") &&
+              strstr(out, "line 170: part 3, in matmul_dbuf, superstep 'load_next_multiply_current'") &&
+              strstr(out, "Both accesses sit in superstep 'load_next_multiply_current'"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, lab5_accesses_outside_supersteps_are_named)
+{
+    tl_json *r;
+    /* The skeleton: its block_sums barrier (line 45) sits in no superstep. */
+    run_report_with(LAB5, LAB5_PASS " --sanitizers tests/fixtures/lab5/race "
+                    "--source labs/lab5-supersteps/supersteps.cu", &r);
+    const char *out = tl_json_string(test_named(r, "clinic: block_sums"), "output", "");
+    cr_assert(strstr(out, "line 45: part 1, in block_sums, in no superstep"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, lab5_without_a_baseline_leaves_the_speed_points_out)
+{
+    tl_json *r;
+    int status = run_report_with(LAB5, "--tests tests/fixtures/lab5/tests-all-pass.json "
+                                 "--measure tests/fixtures/lab5/measure-no-baseline.json "
+                                 "--sanitizers tests/fixtures/lab5/clean", &r);
+    cr_assert_eq(status, 0, "all that could be checked passed");
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 87);
+    const char *out = tl_json_string(test_named(r, "speed"), "output", "");
+    cr_assert(strstr(out, "not compared (labs/lab4-tiled-matmul/matmul.cu fails a quick check") &&
+              strstr(out, "left out of the maximum"), "%s", out);
+    tl_json_free(r);
+}

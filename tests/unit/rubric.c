@@ -70,3 +70,49 @@ Test(rubric, performance_points_are_linear_and_clamped)
     cr_assert_eq(tl_rubric_perf_points(&r, 3.0), 30);
     cr_assert_eq(tl_rubric_perf_points(&r, 0.0 / 0.0), 0, "a NaN measurement earns nothing");
 }
+
+/* A lab of several kernels: one `unit` line each, their points adding up to correctness_points. */
+#define UNITS "id lab9\ntitle Units\nkind supersteps\ncorrectness_points 30\nperformance_points 0\n" \
+              "kernel_timeout_s 5\ntest_timeout_s 10\nmeasure_timeout_s 60\nperf_low 0.1\nperf_high 0.2\n"
+
+Test(rubric, units_are_read_in_order)
+{
+    tl_rubric r;
+    char err[256] = "";
+    const char *path = write_rubric(UNITS "unit  one  1  10  clean  1000   clinic: the first (a bug)\n"
+                                          "unit  two  2  20  -      67x45x33  part two\n");
+    cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.nunits, 2);
+    cr_assert_str_eq(r.units[0].name, "one");
+    cr_assert(r.units[0].gated && !r.units[1].gated);
+    cr_assert_eq(r.units[1].part, 2);
+    cr_assert_str_eq(r.units[1].sanitizer_shape, "67x45x33");
+    cr_assert_str_eq(r.units[0].title, "clinic: the first (a bug)");
+    cr_assert(tl_rubric_find_unit(&r, "two") == &r.units[1] && !tl_rubric_find_unit(&r, "three"));
+    unlink(path);
+}
+
+Test(rubric, unit_errors_are_named)
+{
+    tl_rubric r;
+    char err[256];
+    const char *path = write_rubric(UNITS "unit one 1 10 maybe 1000 title\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, ":11: a unit line is: unit NAME PART POINTS clean|- SANITIZER_SHAPE TITLE"), "%s", err);
+    path = write_rubric(UNITS "unit one 1 10 clean 1000 title\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "add up to 10, not correctness_points 30"), "%s", err);
+    path = write_rubric(UNITS "unit one 1 30 - 1000 title\nspeedup_points 5\nspeedup_low 0.9\nspeedup_high 1\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "speedup_points need a baseline"), "%s", err);
+    unlink(path);
+}
+
+Test(rubric, lab5_rubric_adds_up_to_100)
+{
+    tl_rubric r;
+    char err[256] = "";
+    cr_assert_eq(tl_rubric_load("grader/rubrics/lab5.rubric", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tl_rubric_max_points(&r), 100);
+    cr_assert_eq(r.nunits, 5);
+}
