@@ -29,28 +29,6 @@ static void usage(FILE *to, const char *prog)
             prog, tl_lab_source);
 }
 
-/* Times one shape that passed its check. */
-static double time_shape(tl_mm_shape s, tl_stats *st)
-{
-    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *host = (float *)malloc((na > nb ? na : nb) * sizeof(float));
-    tl_matmul_args a = {NULL, NULL, NULL, s, launch_matmul};
-    CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));
-    tl_fill_seeded(host, na, 1);
-    CHECK_CUDA(cudaMemcpy((void *)a.A, host, na * sizeof(float), cudaMemcpyHostToDevice));
-    tl_fill_seeded(host, nb, 2);
-    CHECK_CUDA(cudaMemcpy((void *)a.B, host, nb * sizeof(float), cudaMemcpyHostToDevice));
-    const tl_bench_work work = {tl_matmul_work, &a};
-    tl_bench_interleaved(&work, 1, &TL_BENCH_QUICK, st);
-    CHECK_CUDA(cudaFree((void *)a.A));
-    CHECK_CUDA(cudaFree((void *)a.B));
-    CHECK_CUDA(cudaFree(a.C));
-    free(host);
-    return tl_matmul_flops(s) / (st->median * 1e6);
-}
-
 int main(int argc, char **argv)
 {
     tl_mm_shape only = {0, 0, 0};
@@ -112,7 +90,7 @@ int main(int argc, char **argv)
         /* Tiny shapes time the launch, not the kernel: shown, not compared. */
         if (timing && tl_matmul_flops(shapes[i]) >= 1e8) {
             tl_stats st;
-            double gflops = time_shape(shapes[i], &st);
+            double gflops = tl_matmul_time(launch_matmul, shapes[i], &TL_BENCH_QUICK, &st);
             printf("%-20s %10.4f %10.0f  ok%s\n", name, st.median, gflops, st.noise > 0.03 ? " (noisy)" : "");
         } else {
             printf("%-20s %10s %10s  ok\n", name, "-", "-");

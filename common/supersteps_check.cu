@@ -96,25 +96,9 @@ static void time_inplace(int side)
 
 static void time_dbuf(tl_mm_shape s)
 {
-    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *host = (float *)malloc((na > nb ? na : nb) * sizeof(float));
-    tl_matmul_args a = {NULL, NULL, NULL, s, launch_matmul_dbuf};
-    CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));
-    tl_fill_seeded(host, na, 1);
-    CHECK_CUDA(cudaMemcpy((void *)a.A, host, na * sizeof(float), cudaMemcpyHostToDevice));
-    tl_fill_seeded(host, nb, 2);
-    CHECK_CUDA(cudaMemcpy((void *)a.B, host, nb * sizeof(float), cudaMemcpyHostToDevice));
-    const tl_bench_work work = {tl_matmul_work, &a};
     tl_stats st;
-    tl_bench_interleaved(&work, 1, &TL_BENCH_QUICK, &st);
-    printf("  dbuf      %dx%dx%d: %.3f ms, %.0f GFLOP/s\n", s.m, s.k, s.n, st.median,
-           tl_matmul_flops(s) / (st.median * 1e6));
-    CHECK_CUDA(cudaFree((void *)a.A));
-    CHECK_CUDA(cudaFree((void *)a.B));
-    CHECK_CUDA(cudaFree(a.C));
-    free(host);
+    double gflops = tl_matmul_time(launch_matmul_dbuf, s, &TL_BENCH_QUICK, &st);
+    printf("  dbuf      %dx%dx%d: %.3f ms, %.0f GFLOP/s\n", s.m, s.k, s.n, st.median, gflops);
 }
 
 int main(int argc, char **argv)
