@@ -314,7 +314,7 @@ Test(lab5, inplace_same_buffer_corrupts_data)
                         "from its own shared buffer", NULL, NULL}, "lab5-inplace_same_buffer");
 }
 
-Test(lab5, inplace_full_grid_is_the_identity)
+Test(lab5, inplace_full_grid_swaps_pairs_twice)
 {
     grade((expectation){"lab5", LAB5_FIXTURE "inplace_full_grid.cu", "inplace_full_grid", 1, 55, 90,
                         "came back untransposed, still where they started", NULL, NULL}, "lab5-inplace_full_grid");
