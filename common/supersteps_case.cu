@@ -96,8 +96,13 @@ tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
             tl_case_set(&r, TL_CASE_OUT_OF_BOUNDS, "n = %d: %s. Next: threads past the end (i >= n) must not "
                         "store; keep the bounds test on every store.", n, detail);
         } else if (m.count) {
-            snprintf(detail, sizeof detail, "%s[%d] is %.9g, expected %.9g; %zu of %d wrong",
-                     which == TL_CLINIC_SUMS ? "sums" : "out", m.col, m.got, m.expected, m.count, out_n);
+            char value[32];
+            if (isnan(m.got))
+                snprintf(value, sizeof value, "NaN (never written)");   /* the output starts as NaN */
+            else
+                snprintf(value, sizeof value, "%.9g", m.got);
+            snprintf(detail, sizeof detail, "%s[%d] is %s, expected %.9g; %zu of %d wrong",
+                     which == TL_CLINIC_SUMS ? "sums" : "out", m.col, value, m.expected, m.count, out_n);
             tl_case_set(&r, TL_CASE_WRONG, "n = %d: %s. Next: %s.", n, detail, clinic_next[which]);
         }
     }

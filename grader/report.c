@@ -7,7 +7,7 @@
  *
  *   report --rubric R --source F --seed S --results OUT.json [--history H.csv]
  *          [--device DEV.json] [--tests TESTS.json] [--tests-log LOG]
- *          [--measure M.json] [--measure-status N] [--build-log LOG]
+ *          [--measure M.json] [--measure-status N] [--measure-part PART.json] [--build-log LOG]
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
  *          [--structure "shared=N barrier=M"] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS] [--counters NCU.csv | --counters-missing TEXT]
@@ -50,7 +50,7 @@ typedef struct {
 
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
-        *tests_log, *measure_json, *build_log, *problem, *structure, *sanitizers, *sanitizer_missing,
+        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *sanitizers, *sanitizer_missing,
         *not_allowed, *counters, *counters_missing;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
@@ -361,18 +361,49 @@ typedef struct {
     int helper;                       /* a __device__ function: its superstep is its caller's */
 } place;
 
+/* One line with comments and literals blanked: `in_comment` carries a
+ * block comment over to the next line. */
+static void code_only(char *line, int *in_comment)
+{
+    for (char *c = line; *c; c++) {
+        if (*in_comment) {
+            if (c[0] == '*' && c[1] == '/') {
+                *in_comment = 0;
+                *c++ = ' ';
+            }
+            *c = ' ';
+        } else if (c[0] == '/' && c[1] == '*') {
+            *in_comment = 1;
+            *c++ = ' ';
+            *c = ' ';
+        } else if (c[0] == '/' && c[1] == '/') {
+            *c = '\0';
+            return;
+        } else if (*c == '"' || *c == '\'') {   /* a literal: blank it up to its closing quote */
+            char quote = *c;
+            for (*c++ = ' '; *c && *c != quote; c++) {
+                if (*c == '\\' && c[1])
+                    *c++ = ' ';
+                *c = ' ';
+            }
+            if (!*c)
+                return;
+            *c = ' ';
+        }
+    }
+}
+
 static int locate(const char *source, int line, place *p)
 {
-    FILE *f = source ? fopen(source, "r") : NULL;
+    FILE *f = source && line > 0 ? fopen(source, "r") : NULL;
     char buf[1024], pending[64] = "";
-    int n = 0, depth = 0, step_depth = -1;
+    int n = 0, depth = 0, step_depth = -1, in_comment = 0;
     memset(p, 0, sizeof *p);
     p->line = line;
     while (f && n < line && fgets(buf, sizeof buf, f)) {
         n++;
-        char *comment = strstr(buf, "//"), *s;
-        if (comment)
-            *comment = '\0';
+        code_only(buf, &in_comment);
+        char *s;
         if (depth == 0 && ((s = strstr(buf, "__global__")) != NULL || (s = strstr(buf, "__device__")) != NULL)) {
             char *paren = strchr(s, '('), *start = paren;
             while (start && start > s && (start[-1] == '_' || isalnum((unsigned char)start[-1])))
@@ -382,10 +413,13 @@ static int locate(const char *source, int line, place *p)
                 p->helper = s[2] == 'd';
             }
         }
-        if ((s = strstr(buf, "SUPERSTEP(")) != NULL && sscanf(s, "SUPERSTEP(%63[A-Za-z0-9_]", pending) != 1)
-            pending[0] = '\0';
+        char *step = strstr(buf, "SUPERSTEP(");
         for (char *c = buf; *c; c++) {
-            if (*c == '{' && ++depth && pending[0] && step_depth < 0) {
+            if (c == step && sscanf(step, "SUPERSTEP(%63[A-Za-z0-9_]", pending) != 1)
+                pending[0] = '\0';
+            if (*c == ';') {   /* SUPERSTEP(name) is followed by its { ... }, never by a statement */
+                pending[0] = '\0';
+            } else if (*c == '{' && ++depth && pending[0] && step_depth < 0) {
                 step_depth = depth;
                 snprintf(p->superstep, sizeof p->superstep, "%s", pending);
                 pending[0] = '\0';
@@ -400,7 +434,7 @@ static int locate(const char *source, int line, place *p)
     }
     if (f)
         fclose(f);
-    return n == line;
+    return line > 0 && n == line;
 }
 
 /* The lines of the student's file a sanitizer finding names (".../file.cu:42"). */
@@ -411,7 +445,8 @@ static int finding_lines(const char *finding, const char *source, int *lines, in
     int n = 0;
     for (const char *at = base ? strstr(finding, base) : NULL; at && n < max; at = strstr(at + 1, base)) {
         int line;
-        if (at[strlen(base)] == ':' && sscanf(at + strlen(base) + 1, "%d", &line) == 1)
+        int whole_name = at == finding || at[-1] == '/' || at[-1] == ' ';   /* not the tail of another name */
+        if (whole_name && at[strlen(base)] == ':' && sscanf(at + strlen(base) + 1, "%d", &line) == 1)
             lines[n++] = line;
     }
     return n;
@@ -488,8 +523,9 @@ static int sanitizer_verdict(grade *g, const options *o, const char *tool, const
         return SAN_FOUND;
     }
     if (status == 124)
-        appendf(out, len, "the %s run timed out (log: %s): a kernel never finished. The likely cause is a "
-                "barrier some threads never reach while others wait at it.\n", tool, path);
+        appendf(out, len, "the %s run timed out (log: %s): a kernel did not finish. Most often a barrier "
+                "some threads never reach while others wait at it; a GPU busy with other work can also slow "
+                "the sanitizer past its limit (grade again to tell).\n", tool, path);
     else {
         appendf(out, len, "the %s run failed (exit %d); its output:\n", tool, status);
         append_file(out, len, path, NULL, 8);
@@ -727,11 +763,11 @@ static void read_gflops(grade *g, const tl_json *m, graded_test *t)
 
 /* The measurement's JSON. A lab of several kernels rewrites it after each
  * one, so even a run that timed out later keeps what it measured. */
-static tl_json *load_measurement(const grade *g, const options *o, char *err, size_t len)
+static tl_json *load_measurement(const grade *g, const options *o, const char *path, char *err, size_t len)
 {
-    if (!o->measure_json || (o->measure_status == 124 && !g->rubric.nunits))
+    if (!path || (o->measure_status == 124 && !g->rubric.nunits))
         return NULL;
-    return tl_json_parse_file(o->measure_json, err, len);
+    return tl_json_parse_file(path, err, len);
 }
 
 static void grade_performance(grade *g, const options *o, int all_passed)
@@ -752,7 +788,7 @@ static void grade_performance(grade *g, const options *o, int all_passed)
         return;
     }
     char err[256];
-    tl_json *m = load_measurement(g, o, err, sizeof err);
+    tl_json *m = load_measurement(g, o, o->measure_json, err, sizeof err);
     if (!m) {
         if (o->measure_status == 124)
             appendf(t->output, OUTPUT_LEN, "the measurement timed out after %g s. Next: time your kernel "
@@ -802,7 +838,8 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
         return;
     }
     char err[256];
-    tl_json *m = load_measurement(g, o, err, sizeof err);
+    /* A lab of several kernels measures this part in its own process (--measure-part). */
+    tl_json *m = load_measurement(g, o, o->measure_part_json ? o->measure_part_json : o->measure_json, err, sizeof err);
     const tl_json *mm = tl_json_get(m, "dbuf"), *yours = tl_json_get(mm, "yours"), *base = tl_json_get(mm, "baseline");
     if (!mm || tl_json_get(mm, "skipped") || !yours) {
         appendf(t->output, OUTPUT_LEN, "not measured: %s\n", !m ? "the measurement wrote no result"
@@ -891,9 +928,10 @@ static void grade_units(grade *g, const options *o)
             for (int i = 0; i < n; i++)
                 if (!strcmp(tests[i].unit, u->name) && !tests[i].passed && shown++ < 2)
                     appendf(t->output, OUTPUT_LEN, "%s", tests[i].output);
-            if (!checked)
-                appendf(t->output, OUTPUT_LEN, "sanitizers not checked: %s. The kernel counts as fixed on its "
-                        "tests alone.\n", o->sanitizer_missing ? o->sanitizer_missing : "they did not run");
+            if (!checked)   /* fixed means right AND clean: without the tools, not graded */
+                appendf(t->output, OUTPUT_LEN, "not checked: %s. A clinic kernel counts as fixed only when the "
+                        "sanitizers find it clean, so these points are left out of the maximum.\n",
+                        o->sanitizer_missing ? o->sanitizer_missing : "the sanitizers did not run");
             else if (clean)
                 appendf(t->output, OUTPUT_LEN, "memcheck, racecheck and synccheck: clean on n = %s\n",
                         u->sanitizer_shape);
@@ -901,8 +939,12 @@ static void grade_units(grade *g, const options *o)
                 appendf(t->output, OUTPUT_LEN, "%s%s", findings, all_right
                         ? "Right on every test, but not fixed: a race or a divergent barrier that gives the "
                           "right answer on this GPU today is still a bug.\n" : "");
-            t->passed = all_right && (clean || !checked);
-            t->score = t->passed ? t->max_score : 0;
+            t->passed = all_right && clean;
+            t->score = t->passed && checked ? t->max_score : 0;
+            if (!checked) {
+                t->max_score = 0;
+                t->passed = 1;
+            }
         } else {
             for (int i = 0; i < n; i++)
                 if (!strcmp(tests[i].unit, u->name))
@@ -1148,6 +1190,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--tests-log")) o->tests_log = v;
         else if (!strcmp(k, "--measure")) o->measure_json = v;
         else if (!strcmp(k, "--measure-status")) o->measure_status = atoi(v);
+        else if (!strcmp(k, "--measure-part")) o->measure_part_json = v;
         else if (!strcmp(k, "--build-log")) o->build_log = v;
         else if (!strcmp(k, "--problem")) o->problem = v;
         else if (!strcmp(k, "--elapsed")) o->elapsed = atof(v);
@@ -1224,6 +1267,7 @@ int main(int argc, char **argv)
             all_passed &= g.tests[i].passed;
         grade_sanitizer(&g, &o, "memcheck", g.rubric.memcheck_points, all_passed);
         grade_sanitizer(&g, &o, "racecheck", g.rubric.racecheck_points, all_passed);
+        grade_sanitizer(&g, &o, "synccheck", g.rubric.synccheck_points, all_passed);
         grade_structure(&g, &o, all_passed);
         grade_counters(&g, &o, all_passed);
         grade_performance(&g, &o, all_passed);

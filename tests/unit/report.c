@@ -452,3 +452,29 @@ Test(report, lab5_without_a_baseline_leaves_the_speed_points_out)
               strstr(out, "left out of the maximum"), "%s", out);
     tl_json_free(r);
 }
+
+Test(report, lab5_parts_measured_in_two_processes)
+{
+    tl_json *r;
+    /* ./grade measures each timed part in its own process: two files. */
+    int status = run_report_with(LAB5, "--tests tests/fixtures/lab5/tests-all-pass.json "
+                                 "--measure tests/fixtures/lab5/measure-inplace.json "
+                                 "--measure-part tests/fixtures/lab5/measure-dbuf.json "
+                                 "--sanitizers tests/fixtures/lab5/clean", &r);
+    cr_assert_eq(status, 0, "%s", stdout_text());
+    cr_assert_eq(tl_json_number(test_named(r, "performance"), "score", -1), 12);
+    cr_assert_eq(tl_json_number(test_named(r, "speed"), "score", -1), 13);
+    tl_json_free(r);
+}
+
+Test(report, lab5_clinic_without_sanitizers_is_not_checked)
+{
+    tl_json *r;
+    int status = run_report_with(LAB5, LAB5_PASS " --sanitizer-missing 'compute-sanitizer was not found'", &r);
+    cr_assert_eq(status, 0, "all that could be checked passed");
+    const tl_json *sums = test_named(r, "clinic: block_sums");
+    cr_assert_eq(tl_json_number(sums, "max_score", -1), 0, "right alone does not make a clinic kernel fixed");
+    cr_assert(strstr(tl_json_string(sums, "output", ""), "left out of the maximum"));
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 60, "100 - 30 (clinic) - 10 (sanitizers)");
+    tl_json_free(r);
+}
