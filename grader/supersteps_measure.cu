@@ -269,8 +269,10 @@ int main(int argc, char **argv)
                ip.side, ip.side, ip.bench.work_gbps, ip.bench.copy_gbps, ip.bench.fraction_of_copy,
                100 * ip.bench.work_ms.noise, ip.bench.work_ms.n);
     }
-    if (!want_dbuf)
+    if (!want_dbuf) {
+        SAVE();
         return ip.verified ? TL_EXIT_OK : TL_EXIT_FAILED;
+    }
     if (TL_CASE_FATAL(c.verdict)) {   /* the context is gone: part 3 cannot run in this process */
         mm.skipped = "the GPU context was lost in part 2's quick check (./grade measures each part in its own process)";
         SAVE();
