@@ -509,7 +509,8 @@ static int sanitizer_verdict(grade *g, const options *o, const char *tool, const
         char finding[2048] = "";
         quote_first_finding(finding, sizeof finding, path);
         appendf(out, len, "compute-sanitizer --tool %s found errors; the first:\n%s", tool, finding);
-        explain_places(out, len, finding, o->source, tool, unit);
+        if (unit)   /* a lab of several kernels (lab 5) thinks in parts and supersteps */
+            explain_places(out, len, finding, o->source, tool, unit);
         appendf(out, len, "Next: %s\n", race
                 ? "threads read shared memory that other threads write with no barrier between: put "
                   "__syncthreads() between the phases, reached by every thread of the block (handout: Two "
