@@ -356,7 +356,6 @@ static void quote_first_finding(char *out, size_t len, const char *log_path)
  * (SUPERSTEP(name) { ... }, tilelab.h). Braces are counted; // comments are
  * skipped. 0 when the file cannot be read or is shorter. */
 typedef struct {
-    int line;
     char kernel[64], superstep[64];   /* the function (a kernel or a __device__ helper) */
     int helper;                       /* a __device__ function: its superstep is its caller's */
 } place;
@@ -399,7 +398,6 @@ static int locate(const char *source, int line, place *p)
     char buf[1024], pending[64] = "";
     int n = 0, depth = 0, step_depth = -1, in_comment = 0;
     memset(p, 0, sizeof *p);
-    p->line = line;
     while (f && n < line && fgets(buf, sizeof buf, f)) {
         n++;
         code_only(buf, &in_comment);
