@@ -51,3 +51,11 @@ cudaError_t tl_check_cuda(cudaError_t err, const char *call, const char *file, i
     current_handler(message);
     return err;
 }
+
+float *tl_host_floats(size_t n, const char *what, const char *file, int line)
+{
+    float *p = (float *)malloc((n ? n : 1) * sizeof(float));
+    if (!p)
+        tl_check_cuda(cudaErrorMemoryAllocation, what, file, line);
+    return p;
+}

@@ -12,6 +12,7 @@
 #ifndef TILELAB_CHECK_H
 #define TILELAB_CHECK_H
 
+#include <stddef.h>
 #include <cuda_runtime.h>
 
 #ifdef __cplusplus
@@ -26,6 +27,10 @@ void tl_set_cuda_error_handler(tl_cuda_error_handler handler);
 
 cudaError_t tl_check_cuda(cudaError_t err, const char *call, const char *file, int line);
 
+/* n floats of host memory (n = 0 gives one); when there is none, the
+ * handler runs as for a failed CUDA call, naming `what` and the caller. */
+float *tl_host_floats(size_t n, const char *what, const char *file, int line);
+
 /* A short next step for a CUDA error a student kernel typically causes. */
 const char *tl_cuda_error_hint(cudaError_t err);
 
@@ -36,5 +41,7 @@ const char *tl_cuda_error_hint(cudaError_t err);
 #define CHECK_CUDA(call) tl_check_cuda((call), #call, __FILE__, __LINE__)
 /* A launch reports configuration errors at once; a faulting kernel reports at the next sync. */
 #define CHECK_LAUNCH() tl_check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+/* float *p = HOST_FLOATS(n, "reference"); */
+#define HOST_FLOATS(n, what) tl_host_floats((n), "malloc(" what ")", __FILE__, __LINE__)
 
 #endif

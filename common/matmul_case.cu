@@ -112,9 +112,7 @@ typedef struct {
 
 static void matrix_alloc(matrix *x, size_t n)
 {
-    x->host = (float *)malloc(n * sizeof(float));
-    if (!x->host)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host matrix)", __FILE__, __LINE__);
+    x->host = HOST_FLOATS(n, "host matrix");
     tl_devbuf_alloc(&x->dev, n);
 }
 
@@ -130,9 +128,7 @@ static void matrix_free(matrix *x, const tl_case_result *r)
 static int input_unchanged(matrix *x, const char *name, const char *shape, tl_case_result *r)
 {
     char detail[512];
-    float *now = (float *)malloc(x->dev.n * sizeof(float));
-    if (!now)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(input copy)", __FILE__, __LINE__);
+    float *now = HOST_FLOATS(x->dev.n, "input copy");
     tl_guard_report g = tl_devbuf_download(&x->dev, now);
     size_t changed = (size_t)-1;
     for (size_t i = 0; i < x->dev.n && changed == (size_t)-1; i++)
@@ -204,9 +200,7 @@ void tl_matmul_work(void *args)
 double tl_matmul_time(tl_matmul_fn launch, tl_mm_shape s, const tl_bench_plan *plan, tl_stats *st)
 {
     size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *host = (float *)malloc((na > nb ? na : nb) * sizeof(float));
-    if (!host)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host matrix)", __FILE__, __LINE__);
+    float *host = HOST_FLOATS((na > nb ? na : nb), "host matrix");
     tl_matmul_args a = {NULL, NULL, NULL, s, launch};
     CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));

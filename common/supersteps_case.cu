@@ -12,14 +12,6 @@
 
 const char *const tl_clinic_names[TL_CLINIC_COUNT] = {"reverse", "sums", "pairs"};
 
-static float *host_alloc(size_t n)
-{
-    float *p = (float *)malloc((n ? n : 1) * sizeof(float));
-    if (!p)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host buffer)", __FILE__, __LINE__);
-    return p;
-}
-
 /* Whole numbers in [-8, 8]: a chunk's sum is exact in fp32 in any order. */
 static void fill_small_whole(float *a, size_t n, uint64_t seed)
 {
@@ -77,7 +69,8 @@ tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
     tl_devbuf in, out;
     tl_devbuf_alloc(&in, (size_t)n);
     tl_devbuf_alloc(&out, (size_t)out_n);
-    float *in_host = host_alloc(n), *expected = host_alloc(out_n), *got = host_alloc(out_n > n ? out_n : n);
+    float *in_host = HOST_FLOATS(n, "input"), *expected = HOST_FLOATS(out_n, "reference");
+    float *got = HOST_FLOATS(out_n, "output copy");
     fill_small_whole(in_host, n, seed);
     clinic_reference(which, in_host, expected, n);
     tl_devbuf_upload(&in, in_host);
@@ -138,7 +131,8 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
     size_t count = (size_t)n * n;
     tl_devbuf a;
     tl_devbuf_alloc(&a, count);
-    float *input = host_alloc(count), *expected = host_alloc(count), *got = host_alloc(count);
+    float *input = HOST_FLOATS(count, "input"), *expected = HOST_FLOATS(count, "reference");
+    float *got = HOST_FLOATS(count, "output copy");
     tl_fill_seeded(input, count, seed);
     tl_transpose_ref(input, expected, n, n);
     tl_devbuf_upload(&a, input);

@@ -81,9 +81,7 @@ static int check_unit(int unit, const char *only, uint64_t seed, int *fatal)
 static void time_inplace(int side)
 {
     size_t n = (size_t)side * side;
-    float *host = (float *)malloc(n * sizeof(float));
-    if (!host)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host matrix)", __FILE__, __LINE__);
+    float *host = HOST_FLOATS(n, "host matrix");
     tl_inplace_args a = {NULL, side, NULL, 0};
     tl_fill_seeded(host, n, 1);
     CHECK_CUDA(cudaMalloc((void **)&a.a, n * sizeof(float)));

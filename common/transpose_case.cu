@@ -21,9 +21,7 @@ static void matrix_alloc(matrix *m, int rows, int cols)
 {
     m->rows = rows;
     m->cols = cols;
-    m->host = (float *)malloc((size_t)rows * cols * sizeof(float));
-    if (!m->host)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(host matrix)", __FILE__, __LINE__);
+    m->host = HOST_FLOATS((size_t)rows * cols, "host matrix");
     tl_devbuf_alloc(&m->dev, (size_t)rows * cols);
 }
 
@@ -60,9 +58,7 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
             in->rows, in->cols, what, detail);
         return -1;
     }
-    float *in_now = (float *)malloc(in->dev.n * sizeof(float));
-    if (!in_now)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(input copy)", __FILE__, __LINE__);
+    float *in_now = HOST_FLOATS(in->dev.n, "input copy");
     g = tl_devbuf_download(&in->dev, in_now);
     tl_mismatch m = tl_compare_exact(in->host, in_now, in->rows, in->cols);
     free(in_now);
@@ -106,9 +102,7 @@ tl_case_result tl_transpose_case_of(tl_transpose_fn launch, int rows, int cols, 
     matrix in, out;
     matrix_alloc(&in, rows, cols);
     matrix_alloc(&out, cols, rows);
-    float *expected = (float *)malloc((size_t)rows * cols * sizeof(float));
-    if (!expected)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(reference)", __FILE__, __LINE__);
+    float *expected = HOST_FLOATS((size_t)rows * cols, "reference");
 
     tl_fill_seeded(in.host, in.dev.n, seed);
     tl_transpose_ref(in.host, expected, rows, cols);
@@ -132,9 +126,7 @@ tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed)
     matrix_alloc(&in, rows, cols);
     matrix_alloc(&mid, cols, rows);
     matrix_alloc(&back, rows, cols);
-    float *expected_mid = (float *)malloc((size_t)rows * cols * sizeof(float));
-    if (!expected_mid)
-        tl_check_cuda(cudaErrorMemoryAllocation, "malloc(reference)", __FILE__, __LINE__);
+    float *expected_mid = HOST_FLOATS((size_t)rows * cols, "reference");
 
     tl_fill_seeded(in.host, in.dev.n, seed);
     tl_transpose_ref(in.host, expected_mid, rows, cols);
