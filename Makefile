@@ -27,7 +27,7 @@ help:
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
-	@echo "  make deps            install Criterion into .deps/ without root"
+	@echo "  make deps            install Criterion and libseccomp into .deps/ without root"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
 
@@ -43,9 +43,9 @@ $(LABS): need-nvcc
 # ---- tests ---------------------------------------------------------------
 comma := ,
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c $(KIT_HEADERS) | need-criterion
+$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c grader/ptx.c $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c grader/ptx.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 
 $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
@@ -56,11 +56,13 @@ $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criter
 
 # The kit's shared objects, built here once: with -j, sub-makes that each
 # built them too would write the same files at the same time.
-KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
-  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_measure.cu grader/*_naive.cu)) \
-  $(patsubst grader/%.c,$(KIT)/grader/%.c.o,$(wildcard grader/*_tests.c) grader/hidden.c) \
-  $(patsubst common/%.cu,$(KIT)/%.cu.o,$(wildcard common/*_check.cu))
-kit: need-nvcc need-criterion $(KIT_SHARED)
+KINDS := transpose matmul supersteps
+KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(WORKER_KIT) \
+  $(B)/tools/inspect $(B)/tools/ptx-structure \
+  $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
+  $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
+  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu))
+kit: need-nvcc need-criterion need-seccomp $(KIT_SHARED)
 
 # Every lab's skeleton and solution, built exactly as the grader builds them.
 COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))
@@ -90,6 +92,11 @@ tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 test: unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory gpu-tests
 
+# The grader's static checks: what a file may call and include (inspect),
+# and the structure of the kernels that ran (ptx-structure).
+include grader/inspect.mk
+include grader/ptx.mk
+
 # Instructor and self-study tools, one fragment each.
 include plots/plots.mk
 include common/dist.mk
@@ -101,12 +108,14 @@ include grader/bench.mk
 # dpkg -x into .deps/: no root needed. The build finds them on its own.
 CRITERION_DEBS := libcriterion-dev libcriterion3 libnanomsg5 libgit2-1.5 libboxfort-dev \
                   libhttp-parser2.9 libmbedtls14 libmbedx509-1 libmbedcrypto7 libssh2-1
+# libseccomp's static library, for the worker's sandbox (linked in: no runtime dependency).
+SECCOMP_DEBS := libseccomp-dev
 deps:
 	@command -v apt-get >/dev/null || { echo "make deps needs apt-get (Debian/Ubuntu); elsewhere install Criterion 2.4 and pkg-config." >&2; exit 2; }
 	@mkdir -p $(DEPS)/debs
-	cd $(DEPS)/debs && apt-get download $(CRITERION_DEBS)
+	cd $(DEPS)/debs && apt-get download $(CRITERION_DEBS) $(SECCOMP_DEBS)
 	for f in $(DEPS)/debs/*.deb; do dpkg -x "$$f" $(DEPS); done
-	@echo "Criterion unpacked into $(DEPS); the build uses it from now on."
+	@echo "Criterion and libseccomp unpacked into $(DEPS); the build uses them from now on."
 
 clean:
 	rm -rf $(B)

@@ -44,6 +44,35 @@ static void copy_by_float4(void *ctx)
     CHECK_LAUNCH();
 }
 
+/* One sample of one work, cold when flush_bytes > 0: its time in ms. */
+static double one_sample(const tl_bench_work *w, cudaEvent_t start, cudaEvent_t stop, void *flush,
+                         size_t flush_bytes, unsigned flush_value)
+{
+    if (w->launches > 0) {
+        if (w->prepare)
+            w->prepare(w->ctx);
+        if (flush_bytes)
+            CHECK_CUDA(cudaMemsetAsync(flush, (int)(flush_value & 0xFF), flush_bytes, 0));
+        CHECK_CUDA(cudaDeviceSynchronize());
+        double began = tl_seconds_now();
+        w->fn(w->ctx);
+        double ms = w->sample_ms ? w->sample_ms(w->ctx) : (tl_seconds_now() - began) * 1e3 / w->launches;
+        if (w->check)
+            w->check(w->ctx);
+        return ms;
+    }
+    if (flush_bytes)
+        CHECK_CUDA(cudaMemsetAsync(flush, (int)(flush_value & 0xFF), flush_bytes, 0));
+    CHECK_CUDA(cudaEventRecord(start, 0));
+    w->fn(w->ctx);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaEventRecord(stop, 0));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+}
+
 static int all_quiet(double **samples, int nworks, int n, double max_noise)
 {
     for (int s = 0; s < nworks; s++)
@@ -74,37 +103,18 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
 
     /* Warm-up: every work, until both the launch count and GPU time are
      * reached; work so slow that this takes a quarter of the budget is warm
-     * enough. */
+     * enough. A worker's work is timed on the wall clock. */
     double warm_ms = 0, warm_began = tl_seconds_now();
     for (int i = 0; i < 1000 && (i < plan->warmup_launches || warm_ms < plan->warmup_ms) &&
                     (i == 0 || tl_seconds_now() - warm_began < plan->max_seconds / 4); i++) {
-        CHECK_CUDA(cudaEventRecord(start[0], 0));
         for (int s = 0; s < nworks; s++)
-            works[s].fn(works[s].ctx);
-        CHECK_LAUNCH();
-        CHECK_CUDA(cudaEventRecord(stop[0], 0));
-        CHECK_CUDA(cudaEventSynchronize(stop[0]));
-        float ms = 0;
-        CHECK_CUDA(cudaEventElapsedTime(&ms, start[0], stop[0]));
-        warm_ms += ms;
+            warm_ms += one_sample(&works[s], start[s], stop[s], flush, 0, (unsigned)i);
     }
-
     int n = 0;
     double began = tl_seconds_now();
     while (n < plan->max_samples) {
-        for (int s = 0; s < nworks; s++) {   /* interleaved: one cold sample of each per round */
-            CHECK_CUDA(cudaMemsetAsync(flush, (int)(flush_value++ & 0xFF), flush_bytes, 0));
-            CHECK_CUDA(cudaEventRecord(start[s], 0));
-            works[s].fn(works[s].ctx);
-            CHECK_LAUNCH();
-            CHECK_CUDA(cudaEventRecord(stop[s], 0));
-        }
-        CHECK_CUDA(cudaEventSynchronize(stop[nworks - 1]));
-        for (int s = 0; s < nworks; s++) {
-            float ms = 0;
-            CHECK_CUDA(cudaEventElapsedTime(&ms, start[s], stop[s]));
-            samples[s][n] = ms;
-        }
+        for (int s = 0; s < nworks; s++)   /* interleaved: one cold sample of each per round */
+            samples[s][n] = one_sample(&works[s], start[s], stop[s], flush, flush_bytes, flush_value++);
         n++;
         if (n >= plan->min_samples && all_quiet(samples, nworks, n, plan->max_noise))
             break;
@@ -142,7 +152,8 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
     CHECK_CUDA(cudaMalloc(&c.dst, c.bytes));
     CHECK_CUDA(cudaMemset(c.src, 0x3C, c.bytes));   /* not zeros: never time on zeros */
 
-    const tl_bench_work works[] = {{work, ctx}, {copy_by_memcpy, &c}, {copy_by_float4, &c}};
+    const tl_bench_work works[] = {{work, ctx, 0, NULL, NULL, NULL}, {copy_by_memcpy, &c, 0, NULL, NULL, NULL},
+                                   {copy_by_float4, &c, 0, NULL, NULL, NULL}};
     tl_stats stats[3];
     out->noisy = tl_bench_interleaved(works, 3, plan, stats);
     out->bytes = bytes;
@@ -157,6 +168,32 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
 
     CHECK_CUDA(cudaFree(c.src));
     CHECK_CUDA(cudaFree(c.dst));
+}
+
+/* Copies of the same bytes, in this process: the speed of light. */
+double tl_bench_copy_gbps(double bytes, const tl_bench_plan *plan)
+{
+    int device = 0, sms = 1;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    copy_setup c;
+    c.bytes = ((size_t)(bytes / 2) + 15) / 16 * 16;
+    c.blocks = (unsigned)(sms * 16);
+    CHECK_CUDA(cudaMalloc(&c.src, c.bytes));
+    CHECK_CUDA(cudaMalloc(&c.dst, c.bytes));
+    CHECK_CUDA(cudaMemset(c.src, 0x3C, c.bytes));
+    const tl_bench_work works[] = {{copy_by_memcpy, &c, 0, NULL, NULL, NULL}, {copy_by_float4, &c, 0, NULL, NULL, NULL}};
+    tl_stats stats[2];
+    tl_bench_interleaved(works, 2, plan, stats);
+    double a = tl_gbps(2.0 * c.bytes, stats[0].median), b = tl_gbps(2.0 * c.bytes, stats[1].median);
+    CHECK_CUDA(cudaFree(c.src));
+    CHECK_CUDA(cudaFree(c.dst));
+    return a > b ? a : b;
+}
+
+double tl_fp32_peak_gflops(int sm_count, int clock_khz)
+{
+    return (double)sm_count * 128 * 2 * clock_khz * 1e3 / 1e9;
 }
 
 int tl_bench_measure_side(size_t l2_bytes)

@@ -58,10 +58,24 @@ typedef struct {
 /* Monotonic wall-clock seconds: the caps on sampling, the kernel deadline. */
 double tl_seconds_now(void);
 
-/* One kind of work a benchmark times, with its context. */
+/* One kind of work a benchmark times, with its context.
+ *
+ * launches == 0: `fn` enqueues one run on the default stream; CUDA events
+ * time it (the kit's own kernels, the copy).
+ * launches > 0: a worker's work (remote.h). `prepare` writes fresh inputs
+ * and poisons the outputs, then L2 is flushed; `fn` makes `launches`
+ * requests of one launch each, on different buffers, each timed on the
+ * judge's clock from request to reply; `sample_ms` gives the sample: the
+ * median of those times, so the one request that follows the judge's own
+ * GPU work (a context switch, ~0.2 ms on an H100) does not count; `check`
+ * verifies every output. Only the requests are timed. */
 typedef struct {
     tl_work_fn fn;
     void *ctx;
+    int launches;
+    tl_work_fn prepare;
+    tl_work_fn check;
+    double (*sample_ms)(void *ctx);
 } tl_bench_work;
 
 /* Times `nworks` works cold, interleaved (one sample of each per round, L2
@@ -75,6 +89,20 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
 
 /* The result as a JSON object member named `key` (times in ms, speeds in GB/s). */
 void tl_bench_write_json(const tl_bench_result *r, tl_json_writer *w, const char *key);
+
+/*
+ * The floors: a time below one means the kernel skipped work, not that it
+ * is fast.
+ *   copy floor     bytes moved over 1.05 x the faster of the two copies
+ *                  (cudaMemcpyAsync, a float4 kernel) timed here with CUDA
+ *                  events in the same run: what tl_bench_copy_gbps gives;
+ *   FP32 peak      SMs x 128 FP32 lanes x 2 FLOP x the peak SM clock. 128
+ *                  is the most FP32 lanes any NVIDIA SM has (Ampere GA10x,
+ *                  Ada, Hopper, Blackwell; 64 on Turing and A100): an upper
+ *                  bound everywhere, with no per-arch table to keep.
+ */
+double tl_bench_copy_gbps(double bytes, const tl_bench_plan *plan);
+double tl_fp32_peak_gflops(int sm_count, int clock_khz);
 
 /* The square side the grader measures at: the smallest power of two whose
  * bytes moved (2 * side^2 * 4) are at least 8x the L2 size, and >= 4096. */

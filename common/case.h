@@ -18,7 +18,10 @@ typedef enum {
     TL_CASE_OUT_OF_BOUNDS,   /* a guard word changed */
     TL_CASE_INPUT_CHANGED,   /* the kernel wrote into an input */
     TL_CASE_CUDA_ERROR,      /* launch or kernel failed */
-    TL_CASE_TIMEOUT          /* the kernel was still running at the deadline */
+    TL_CASE_TIMEOUT,         /* the kernel was still running at the deadline */
+    TL_CASE_ENDED,           /* the worker process ended (or lied) before it answered */
+    TL_CASE_FORBIDDEN,       /* the sandbox stopped a system call of the lab file's */
+    TL_CASE_NOT_RUN          /* the kit could not run the case: not the student's fault */
 } tl_case_verdict;
 
 /* After these two the GPU context is unusable: stop using CUDA in this process. */
@@ -53,6 +56,11 @@ void tl_case_profile_end(void);
  * (the process then leaves without waiting for it at exit). `shape` names
  * the case in messages. 0 when the kernel finished cleanly; else -1 with r set. */
 int tl_case_wait(cudaError_t launch_error, const char *shape, tl_case_result *r);
+
+/* In a judge program the launch ran in a worker (remote_launch.cu): this
+ * hook gives tl_case_wait the outcome. It returns 0 (finished cleanly), -1
+ * (r set) or 1 (no remote call: wait here as usual). */
+extern int (*tl_case_outcome_hook)(const char *shape, tl_case_result *r);
 
 #ifdef __cplusplus
 }

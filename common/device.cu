@@ -35,6 +35,7 @@ int tl_device_open(tl_device_info *info, char *why, size_t len)
     info->global_bytes = p.totalGlobalMem;
     /* Clock rates left cudaDeviceProp in CUDA 13; the attributes remain. */
     cudaDeviceGetAttribute(&info->mem_clock_khz, cudaDevAttrMemoryClockRate, 0);
+    cudaDeviceGetAttribute(&info->clock_khz, cudaDevAttrClockRate, 0);
     cudaDeviceGetAttribute(&info->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);

@@ -19,6 +19,7 @@ typedef struct {
     size_t l2_bytes;
     size_t global_bytes;
     int mem_clock_khz;     /* peak memory clock */
+    int clock_khz;         /* peak SM clock */
     int bus_width_bits;
     int driver_version;    /* e.g. 13000 for CUDA 13.0 */
     int runtime_version;

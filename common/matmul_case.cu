@@ -196,24 +196,3 @@ void tl_matmul_work(void *args)
     const tl_matmul_args *x = (const tl_matmul_args *)args;
     x->launch(x->A, x->B, x->C, x->s.m, x->s.n, x->s.k);
 }
-
-double tl_matmul_time(tl_matmul_fn launch, tl_mm_shape s, const tl_bench_plan *plan, tl_stats *st)
-{
-    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *host = HOST_FLOATS((na > nb ? na : nb), "host matrix");
-    tl_matmul_args a = {NULL, NULL, NULL, s, launch};
-    CHECK_CUDA(cudaMalloc((void **)&a.A, na * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.B, nb * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.C, nc * sizeof(float)));
-    tl_fill_seeded(host, na, 1);
-    CHECK_CUDA(cudaMemcpy((void *)a.A, host, na * sizeof(float), cudaMemcpyHostToDevice));
-    tl_fill_seeded(host, nb, 2);
-    CHECK_CUDA(cudaMemcpy((void *)a.B, host, nb * sizeof(float), cudaMemcpyHostToDevice));
-    const tl_bench_work work = {tl_matmul_work, &a};
-    tl_bench_interleaved(&work, 1, plan, st);
-    CHECK_CUDA(cudaFree((void *)a.A));
-    CHECK_CUDA(cudaFree((void *)a.B));
-    CHECK_CUDA(cudaFree(a.C));
-    free(host);
-    return tl_matmul_flops(s) / (st->median * 1e6);
-}

@@ -48,9 +48,6 @@ static inline tl_case_result tl_matmul_case(tl_mm_shape s, uint64_t seed, int in
 size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_shape s, uint64_t seed,
                         char *why, size_t len);
 
-/* Times `launch` on seeded inputs of shape s under `plan` (bench.h); the
- * samples in *st, GFLOP/s of the median returned. For the quick checks. */
-double tl_matmul_time(tl_matmul_fn launch, tl_mm_shape s, const tl_bench_plan *plan, tl_stats *st);
 
 /* The work a benchmark times: one launch (see bench.h). */
 typedef struct {

@@ -1,9 +1,11 @@
-# submission.mk — one lab file built into the kit's harnesses. Called as
-#   make -f common/submission.mk LAB=lab1 SRC=path/to/file.cu [check|grader]
-# Everything lands in $(OUT), a folder named after SRC, so submissions never
-# share objects. The file may not supply main(): the harnesses do.
-# BASELINE=path/to/earlier.cu also builds measure-vs-<that file>: the
-# measurement timing both (lab 3 against the student's own lab 2).
+# submission.mk — one lab file built into a worker. Called as
+#   make -f common/submission.mk LAB=lab1 SRC=path/to/file.cu [student|harness|grader|check]
+# Everything of the file lands in $(OUT), a folder named after SRC, so
+# submissions never share objects. The file is linked into one program
+# only, its worker (common/worker.cu); the judges that test, time and
+# check it are the kit's own, built once ($(KIT)/judge/).
+# BASELINE=path/to/earlier.cu builds that file's worker too (lab 3 is timed
+# against the student's own lab 2, lab 5 part 3 against lab 4).
 include common/toolchain.mk
 include common/kit.mk
 
@@ -15,19 +17,14 @@ ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
 endif
 
-# The launch the baseline file defines: lab 5 (supersteps) is timed against lab 4.
-BASELINE_FN_supersteps := launch_matmul
-LAUNCH_FN := $(or $(BASELINE_FN_$(KIND)),launch_$(KIND))
-# What a kind's measurement links beside the student's file: lab 4 times
-# the grader's naive kernel and cuBLAS in the same run.
-MEASURE_EXTRA_matmul := $(KIT)/grader/matmul_naive.cu.o
-MEASURE_LIBS_matmul := -lcublas
-MEASURE_EXTRA_supersteps := $(KIT)/grader/matmul_naive.cu.o
-MEASURE_EXTRA := $(MEASURE_EXTRA_$(KIND))
-MEASURE_LIBS := $(MEASURE_LIBS_$(KIND))
+# The kit workers a kind's measurement compares with.
+KIT_WORKERS_transpose := copy
+KIT_WORKERS_supersteps := copy naive
+KIT_WORKERS_matmul := naive cublas
+JUDGES := $(KIT)/judge/tests-$(KIND) $(KIT)/judge/measure-$(KIND) $(KIT)/judge/check-$(KIND) \
+          $(foreach w,$(KIT_WORKERS_$(KIND)),$(KIT)/workers/$(w))
 ifneq ($(BASELINE),)
   BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
-  MEASURE_VS := $(OUT)/measure-vs-$(notdir $(BASE_OUT))
 endif
 
 .PHONY: check student harness grader baseline print-dirs
@@ -35,12 +32,11 @@ check: $(OUT)/check
 # The file alone, compiled: what the grader inspects before linking it.
 student: $(OUT)/student.o $(OUT)/student.ptx
 # The grader's side alone: a failure here is the kit's, never the student's.
-harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report \
-         $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(KIT)/grader/$(KIND)_measure.cu.o $(MEASURE_EXTRA)
-grader: harness $(OUT)/tests $(OUT)/measure $(OUT)/check
-baseline: $(MEASURE_VS)
+harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES)
+grader: harness $(OUT)/worker $(OUT)/check
+baseline: $(BASE_OUT)/baseline-worker
 print-dirs:
-	@echo $(OUT) $(KIT) $(CUDA_HOME) $(MEASURE_VS)
+	@echo $(OUT) $(KIT) $(CUDA_HOME) $(BASE_OUT)
 
 $(OUT)/student.o: $(SRC) common/tilelab.h common/check.h
 	@mkdir -p $(@D)
@@ -53,27 +49,33 @@ $(OUT)/student.ptx: $(SRC) common/tilelab.h common/check.h
 	@echo "  PTX   $@"
 	$(Q)$(NVCC) $(NVFLAGS) -ptx $(SRC) -o $@
 
-# What the quick check prints as its title.
-$(OUT)/info.o: $(RUBRIC)
+$(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+
+# build/labN: the kit's quick check (a judge) driving this file's worker.
+$(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy
+	@echo "  GEN   $@"
+	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker.\nTILELAB_LAB=%s TILELAB_SOURCE=%s TILELAB_WORKER=%s TILELAB_COPY_WORKER=%s exec %s "$$@"\n' \
+	  '$(SRC)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
+	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' > $@ && chmod +x $@
+
+ifneq ($(BASELINE),)
+# (Named apart from student.o and worker: make bench passes BASELINE=SRC.)
+$(BASE_OUT)/baseline.o: $(BASELINE) common/tilelab.h common/check.h
 	@mkdir -p $(@D)
-	$(Q)printf 'const char tl_lab_id[] = "%s";\nconst char tl_lab_source[] = "%s";\n' '$(LAB)' '$(SRC)' | \
-	  gcc -x c -c - -o $@
-
-$(OUT)/check: $(KIT)/$(KIND)_check.cu.o $(OUT)/student.o $(OUT)/info.o $(KIT)/libtilelab.a
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
-
-$(OUT)/tests: $(KIT)/grader/$(KIND)_tests.c.o $(KIT)/grader/hidden.c.o $(OUT)/student.o $(KIT)/libtilelab.a | need-criterion
+	$(Q)$(NVCC) $(NVFLAGS) -c $(BASELINE) -o $@
+$(BASE_OUT)/baseline-worker: $(BASE_OUT)/baseline.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ $(CRITERION_LIBS) -o $@
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+endif
 
-$(OUT)/measure: $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(MEASURE_EXTRA) $(KIT)/libtilelab.a
-	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ $(MEASURE_LIBS) -o $@
-
-# The baseline file with its launch renamed and every other global symbol
-# made local, so it links beside the student's file even when both define a
-# kernel of the same name. Weak symbols (inline functions) stay shared.
+# make bench times lab files side by side in one process (a student's own
+# measurement, not a grade): the file with its launch renamed and every
+# other global symbol made local, so two files link together.
+BASELINE_FN_supersteps := launch_matmul
+LAUNCH_FN := $(or $(BASELINE_FN_$(KIND)),launch_$(KIND))
 $(BASE_OUT)/as-baseline.o: $(BASELINE) common/tilelab.h common/check.h
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
@@ -81,8 +83,3 @@ $(BASE_OUT)/as-baseline.o: $(BASELINE) common/tilelab.h common/check.h
 	$(Q)nm --defined-only -g $@.tmp | awk '$$2 ~ /^[BDRT]$$/ && $$3 != "tl_baseline_$(LAUNCH_FN)" { print $$3 }' > $@.local
 	$(Q)objcopy --localize-symbols=$@.local $@.tmp $@
 	$(Q)rm -f $@.tmp $@.local
-
-$(MEASURE_VS): $(KIT)/grader/$(KIND)_measure.cu.o $(OUT)/student.o $(BASE_OUT)/as-baseline.o $(MEASURE_EXTRA) \
-               $(KIT)/libtilelab.a
-	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ $(MEASURE_LIBS) -o $@

@@ -29,7 +29,18 @@ ifeq ($(origin CRITERION_LIBS),undefined)
     CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(DEPS_LIB)
   endif
 endif
-export CUDA_HOME ARCH CRITERION_CFLAGS CRITERION_LIBS
+# libseccomp, the worker's sandbox (common/sandbox.c): pkg-config first,
+# else the private copy `make deps` unpacks, linked statically.
+ifeq ($(origin SECCOMP_LIBS),undefined)
+  ifneq ($(shell pkg-config --exists libseccomp 2>/dev/null && echo yes),)
+    SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp)
+    SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
+  else ifneq ($(wildcard $(DEPS)/usr/include/seccomp.h),)
+    SECCOMP_CFLAGS := -I$(DEPS)/usr/include
+    SECCOMP_LIBS := $(DEPS_LIB)/libseccomp.a
+  endif
+endif
+export CUDA_HOME ARCH CRITERION_CFLAGS CRITERION_LIBS SECCOMP_CFLAGS SECCOMP_LIBS
 
 # V=1 shows the full compiler commands.
 Q := $(if $(filter 1,$(V)),,@)
@@ -43,8 +54,10 @@ NVFLAGS := -arch=$(ARCH) -O3 -lineinfo -std=c++17 -Icommon -Igrader \
 CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Igrader -I$(CUDA_HOME)/include
 
 # One clear line, and exit 2, when a tool the build needs is missing.
-.PHONY: need-nvcc need-criterion
+.PHONY: need-nvcc need-criterion need-seccomp
 need-nvcc:
 	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
 need-criterion:
 	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion (the test library) is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
+need-seccomp:
+	@[ -n "$(SECCOMP_LIBS)" ] || { echo "libseccomp (the sandbox student code runs in) is missing: run 'make deps' (no root needed) or install libseccomp-dev." >&2; exit 2; }

@@ -530,7 +530,7 @@ static void matmul_measure(sweep *s, const shape *sh, kernel *const *ks, int cou
             write_row(s, &r);
             continue;
         }
-        const tl_bench_work work = {tl_matmul_work, &a};
+        const tl_bench_work work = {tl_matmul_work, &a, 0, NULL, NULL, NULL};
         tl_stats st;
         int noisy = tl_bench_interleaved(&work, 1, &TL_BENCH_SWEEP, &st);
         CHECK_CUDA(cudaDeviceSynchronize());

@@ -1,20 +1,23 @@
 /*
  * supersteps_measure.cu — the grader's speed measurement for lab 5, one
- * timed part per run (--part), verified after timing:
- *   part 2: the in-place transpose against the copy of the same bytes
- *           (bench.h: cold, interleaved), at the measurement side;
+ * timed part per run (--part). A judge program: no student code is linked
+ * in; every kernel runs in a worker and is timed on this program's clock,
+ * each call with fresh input and checked (transpose_timing.h, matmul_timing.h):
+ *   part 2: the in-place transpose against the kit's copy of the same
+ *           bytes (cold, interleaved), at the measurement side;
  *   part 3: the double-buffered matmul against the grader's naive kernel
- *           and, when linked in, lab 4's tiled kernel (the baseline: its
- *           launch_matmul renamed tl_baseline_launch_matmul by
- *           common/submission.mk), cold and interleaved, at 4096^3.
+ *           and, when given, lab 4's tiled kernel (the baseline, in a
+ *           worker of its own), cold and interleaved, near 4096^3.
  * A part that fails a quick check (with the kernel deadline) is skipped
  * with the reason. ./grade runs each part in its own process, so a kernel
  * that hangs or faults (the GPU context is lost) never costs the other part.
  * The JSON is rewritten whole after every step (a new file renamed over the
  * old), so a later hang keeps what was measured.
  *
- *   measure --json FILE --part inplace|dbuf [--side N] [--seed S]
- *           [--baseline-source PATH] [--baseline-skipped WHY]
+ *   measure --json FILE --part inplace|dbuf --copy-worker PATH --naive-worker PATH [--side N]
+ *           [--baseline-worker PATH --baseline-source PATH] [--baseline-skipped WHY]
+ *
+ * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed.
  */
 #include "tilelab.h"
 #include "bench.h"
@@ -22,15 +25,22 @@
 #include "matrix.h"
 #include "matmul_case.h"
 #include "supersteps_case.h"
+#include "judge_kernels.h"
+#include "matmul_timing.h"
+#include "remote.h"
+#include "transpose_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern "C" void tl_matmul_naive(const float *A, const float *B, float *C, int M, int N, int K);
-/* Defined only when a baseline is linked in. */
-extern "C" void tl_baseline_launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
-    __attribute__((weak));
+static tl_worker *copy_worker, *naive_worker, *baseline_worker;
+
+/* The baseline's quick check goes to its own worker. */
+static void baseline_launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    tl_remote_call(baseline_worker, TL_OP_MATMUL, A, B, C, M, N, K);
+}
 
 enum { YOURS, NAIVE, BASELINE, WORKS };
 /* Timing objects in the JSON; "baseline" itself is the comparison's object. */
@@ -41,8 +51,10 @@ typedef struct {
     const char *skipped;            /* why part 2 was not timed, or NULL */
     int side;
     int verified;
-    char verification[512];
+    char verification[800];
     tl_bench_result bench;
+    double floor_ms;
+    int below_floor;
 } inplace_result;
 
 typedef struct {
@@ -55,6 +67,8 @@ typedef struct {
     int verified[WORKS];
     char verification[WORKS][768];
     const char *baseline_source, *baseline_skipped;
+    double floor_ms;
+    int below_floor;
 } dbuf_result;
 
 /* Part 3's object: "skipped" and why, or the timings and the comparison. */
@@ -84,6 +98,8 @@ static void write_dbuf(tl_json_writer *w, const dbuf_result *mm)
             tl_jw_number(w, "gflops", gflops[k]);
             tl_jw_object_end(w);
         }
+        tl_jw_number(w, "floor_ms", mm->floor_ms);
+        tl_jw_bool(w, "below_floor", mm->below_floor);
         tl_jw_number(w, "gflops", gflops[YOURS]);
         tl_jw_number(w, "naive_gflops", gflops[NAIVE]);
         tl_jw_number(w, "speedup_over_naive", gflops[YOURS] / gflops[NAIVE]);
@@ -123,6 +139,8 @@ static int write_json(const char *final_path, const tl_device_info *dev, const i
         tl_jw_int(&w, "cols", ip->side);
         tl_jw_bool(&w, "verified_after_timing", ip->verified);
         tl_jw_string(&w, "verification", ip->verification);
+        tl_jw_number(&w, "floor_ms", ip->floor_ms);
+        tl_jw_bool(&w, "below_floor", ip->below_floor);
         tl_bench_write_json(&ip->bench, &w, "bench");
     }
     if (mm->wanted)
@@ -145,79 +163,181 @@ static void save(const char *path, const tl_device_info *dev, const inplace_resu
     fflush(stdout);
 }
 
-static void measure_inplace(inplace_result *ip, uint64_t seed)
+/* The student's in-place transposes, `slots` per sample, each slot a fresh
+ * n x n input, each checked afterwards. */
+typedef struct {
+    tl_worker *worker;
+    float *a;
+    int n, slots;
+    uint64_t seed, next_seed;
+    tl_run_outcome outcome;
+    int calls, failed;
+    double seconds[TL_TIMED_MAX_SLOTS];
+    unsigned allocs;        /* cudaMalloc-family calls the launches made */
+    char verification[800];
+} inplace_timing;
+
+static void inplace_prepare(void *ctx)
 {
-    size_t n = (size_t)ip->side * ip->side;
-    float *input = (float *)malloc(n * sizeof(float)), *expected = (float *)malloc(n * sizeof(float));
-    float *got = (float *)malloc(n * sizeof(float));
-    if (!input || !expected || !got) {
-        fprintf(stderr, "measure: out of host memory for a %dx%d matrix\n", ip->side, ip->side);
-        exit(TL_EXIT_CANNOT_RUN);
-    }
-    tl_fill_seeded(input, n, seed);
-    tl_inplace_args a = {NULL, ip->side, NULL, 0};
-    CHECK_CUDA(cudaMalloc((void **)&a.a, n * sizeof(float)));
-    CHECK_CUDA(cudaMemcpy(a.a, input, n * sizeof(float), cudaMemcpyHostToDevice));
-    tl_bench_against_copy(tl_inplace_work, &a, 2.0 * n * sizeof(float), &TL_BENCH_GRADE, &ip->bench);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(got, a.a, n * sizeof(float), cudaMemcpyDeviceToHost));
-    if (a.launches % 2)
-        tl_transpose_ref(input, expected, ip->side, ip->side);
-    else
-        memcpy(expected, input, n * sizeof(float));
-    tl_mismatch m = tl_compare_exact(expected, got, ip->side, ip->side);
-    ip->verified = m.count == 0;
-    tl_describe_mismatch(&m, ip->side, ip->side, ip->verification, sizeof ip->verification);
-    CHECK_CUDA(cudaFree(a.a));
-    free(input);
-    free(expected);
-    free(got);
+    inplace_timing *t = (inplace_timing *)ctx;
+    t->seed = tl_next_secret(&t->next_seed);
+    tl_fill_hashed(t->a, (size_t)t->n * t->n * t->slots, t->seed);
 }
 
-/* Part 3: `works` kernels interleaved on the same A and B, each into its own C. */
-static void measure_dbuf(dbuf_result *mm, int works, uint64_t seed)
+static void inplace_run(void *ctx)
+{
+    inplace_timing *t = (inplace_timing *)ctx;
+    void *const ptrs[TL_WORKER_MAX_PTRS] = {t->a, NULL, NULL};
+    const int args[TL_WORKER_MAX_ARGS] = {t->n, 0, 0};
+    size_t nn = (size_t)t->n * t->n;
+    for (int i = 0; i < t->slots; i++) {
+        t->seconds[i] = 0;
+        if (t->failed && t->outcome.status != TL_RUN_OK)
+            continue;
+        void *const slot[TL_WORKER_MAX_PTRS] = {t->a + i * nn, NULL, NULL};
+        tl_worker_run(t->worker, TL_OP_INPLACE, slot, args, 1, 0, 0, &t->outcome);
+        t->seconds[i] = t->outcome.seconds;
+        t->allocs += t->outcome.device_allocs;
+        if (t->outcome.status != TL_RUN_OK)
+            break;
+    }
+    (void)ptrs;
+}
+
+static double inplace_sample_ms(void *ctx)
+{
+    inplace_timing *t = (inplace_timing *)ctx;
+    return tl_timed_median_ms(t->seconds, t->slots);
+}
+
+static void inplace_check(void *ctx)
+{
+    inplace_timing *t = (inplace_timing *)ctx;
+    if (t->outcome.status != TL_RUN_OK) {
+        if (!t->failed)
+            snprintf(t->verification, sizeof t->verification, "%s",
+                     t->outcome.status == TL_RUN_CUDA_ERROR ? cudaGetErrorName((cudaError_t)t->outcome.cuda_error)
+                                                            : t->outcome.message);
+        t->failed = t->calls + 1;
+        return;
+    }
+    t->calls += t->slots;
+    if (t->allocs && !t->failed) {
+        snprintf(t->verification, sizeof t->verification, "the timed calls allocated device memory (%u cudaMalloc "
+                 "calls): in place means no second buffer", t->allocs);
+        t->failed++;
+        return;
+    }
+    tl_gpu_check c = tl_check_inplace(t->a, t->n, t->slots, t->seed);
+    if (c.wrong && !t->failed) {
+        size_t nn = (size_t)t->n * t->n, j = (size_t)c.first % nn;
+        snprintf(t->verification, sizeof t->verification, "timed call %d of %d: (row %zu, col %zu) is %g, expected "
+                 "%g; %llu elements wrong. Every timed call gets new input and must do all its work",
+                 t->calls - t->slots + (int)((size_t)c.first / nn) + 1, t->calls, j / t->n, j % t->n, c.got,
+                 c.expected, c.wrong);
+    }
+    if (c.wrong)
+        t->failed++;
+}
+
+static void measure_inplace(inplace_result *ip, uint64_t seed)
+{
+    int n = ip->side;
+    size_t nn = (size_t)n * n;
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    int slots = 5;
+    while (slots > 1 && 2.0 * slots * nn * sizeof(float) > 0.6 * free_bytes)
+        slots--;
+    float *a, *copy_out;
+    CHECK_CUDA(cudaMalloc((void **)&a, nn * slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&copy_out, nn * slots * sizeof(float)));
+    inplace_timing yours;
+    memset(&yours, 0, sizeof yours);
+    yours.worker = tl_student_worker();
+    yours.a = a;
+    yours.n = n;
+    yours.slots = slots;
+    yours.next_seed = seed;
+    tl_timed_transpose copy;
+    tl_timed_transpose_init(&copy, "the copy", copy_worker, a, copy_out, n, n, slots, 0, seed + 1);
+
+    /* The speed of light for the floor (bench.h). */
+    double light_gbps = tl_bench_copy_gbps(2.0 * nn * sizeof(float), &TL_BENCH_QUICK);
+
+    inplace_prepare(&yours);
+    inplace_run(&yours);
+    inplace_check(&yours);
+    tl_stats stats[2];
+    memset(stats, 0, sizeof stats);
+    int noisy = 1;
+    if (!yours.failed) {
+        yours.calls = 0;
+        tl_bench_work works[2] = {{inplace_run, &yours, slots, inplace_prepare, inplace_check, inplace_sample_ms},
+                                  tl_timed_transpose_work(&copy)};
+        noisy = tl_bench_interleaved(works, 2, &TL_BENCH_GRADE, stats);
+    }
+    memset(&ip->bench, 0, sizeof ip->bench);
+    ip->bench.bytes = 2.0 * nn * sizeof(float);
+    ip->bench.work_ms = stats[0];
+    ip->bench.copy4_ms = stats[1];
+    ip->bench.noisy = noisy;
+    ip->bench.work_gbps = stats[0].median > 0 ? tl_gbps(ip->bench.bytes, stats[0].median) : 0;
+    ip->bench.copy_gbps = stats[1].median > 0 ? tl_gbps(ip->bench.bytes, stats[1].median) : 0;
+    ip->bench.fraction_of_copy = stats[0].median > 0 ? stats[1].median / stats[0].median : 0;
+    ip->floor_ms = light_gbps > 0 ? ip->bench.bytes / (1.05 * light_gbps * 1e9) * 1e3 : 0;
+    ip->below_floor = !yours.failed && stats[0].median > 0 && stats[0].median < ip->floor_ms;
+    ip->verified = !yours.failed;
+    snprintf(ip->verification, sizeof ip->verification, "%s",
+             yours.failed ? yours.verification : "every timed call checked: right");
+    CHECK_CUDA(cudaFree(a));
+    CHECK_CUDA(cudaFree(copy_out));
+}
+
+/* Part 3: `works` kernels interleaved, each timed in its worker on the same
+ * rotation of fresh inputs, each call checked. */
+static void measure_dbuf(dbuf_result *mm, int works, uint64_t seed, const tl_device_info *dev)
 {
     tl_mm_shape s = mm->s;
-    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *a_host = (float *)malloc(na * sizeof(float)), *b_host = (float *)malloc(nb * sizeof(float));
-    float *c_host = (float *)malloc(nc * sizeof(float));
-    if (!a_host || !b_host || !c_host) {
-        fprintf(stderr, "measure: out of host memory for %dx%dx%d\n", s.m, s.k, s.n);
-        exit(TL_EXIT_CANNOT_RUN);
+    size_t stride = tl_matmul_slot_stride(s.m, s.n, s.k);
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    int slots = 5;
+    while (slots > 1 && 3.0 * slots * stride * sizeof(float) > 0.6 * free_bytes)
+        slots--;
+    float *A, *B, *C;
+    CHECK_CUDA(cudaMalloc((void **)&A, stride * slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&C, stride * slots * sizeof(float)));
+    tl_timed_matmul t[WORKS];
+    tl_timed_matmul_init(&t[YOURS], "your kernel", tl_student_worker(), TL_OP_DBUF, A, B, C, s.m, s.n, s.k, slots,
+                         seed);
+    tl_timed_matmul_init(&t[NAIVE], "the naive kernel", naive_worker, TL_OP_MATMUL, A, B, C, s.m, s.n, s.k, slots,
+                         seed + 1);
+    tl_timed_matmul_init(&t[BASELINE], "the baseline", baseline_worker, TL_OP_MATMUL, A, B, C, s.m, s.n, s.k, slots,
+                         seed + 2);
+    tl_timed_matmul_once(&t[YOURS]);
+    memset(mm->stats, 0, sizeof mm->stats);
+    mm->noisy = 1;
+    if (!t[YOURS].failed) {
+        t[YOURS].calls = 0;
+        tl_bench_work bench[WORKS];
+        for (int k = 0; k < works; k++)
+            bench[k] = tl_timed_matmul_work(&t[k]);
+        mm->noisy = tl_bench_interleaved(bench, works, &TL_BENCH_GRADE, mm->stats);
     }
-    tl_fill_seeded(a_host, na, seed);
-    tl_fill_seeded(b_host, nb, seed ^ 0x5EEDB);
-    float *A, *B, *C[WORKS];
-    CHECK_CUDA(cudaMalloc((void **)&A, na * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&B, nb * sizeof(float)));
-    CHECK_CUDA(cudaMemcpy(A, a_host, na * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(B, b_host, nb * sizeof(float), cudaMemcpyHostToDevice));
-    tl_matmul_fn launch[WORKS] = {launch_matmul_dbuf, tl_matmul_naive, tl_baseline_launch_matmul};
-    tl_matmul_args args[WORKS];
-    tl_bench_work bench[WORKS];
-    for (int k = 0; k < works; k++) {   /* each its own C, poisoned: each verified after timing */
-        CHECK_CUDA(cudaMalloc((void **)&C[k], nc * sizeof(float)));
-        CHECK_CUDA(cudaMemset(C[k], 0xFF, nc * sizeof(float)));
-        args[k] = (tl_matmul_args){A, B, C[k], s, launch[k]};
-        bench[k] = (tl_bench_work){tl_matmul_work, &args[k]};
-    }
-    mm->noisy = tl_bench_interleaved(bench, works, &TL_BENCH_GRADE, mm->stats);
-    CHECK_CUDA(cudaDeviceSynchronize());
     for (int k = 0; k < works; k++) {
-        CHECK_CUDA(cudaMemcpy(c_host, C[k], nc * sizeof(float), cudaMemcpyDeviceToHost));
-        size_t wrong = tl_matmul_verify(a_host, b_host, c_host, s, seed, mm->verification[k],
-                                        sizeof mm->verification[k]);
-        mm->verified[k] = wrong == 0;
-        if (mm->verified[k])
-            snprintf(mm->verification[k], sizeof mm->verification[k], "every checked element within the fp32 bound");
-        CHECK_CUDA(cudaFree(C[k]));
+        mm->verified[k] = !t[k].failed;
+        snprintf(mm->verification[k], sizeof mm->verification[k], "%s",
+                 t[k].failed ? t[k].verification : "every timed call checked: within the fp32 bound");
     }
+    /* The floor: FLOPs at the FP32 peak (bench.h). */
+    mm->floor_ms = tl_matmul_flops(s) / (tl_fp32_peak_gflops(dev->sm_count, dev->clock_khz) * 1e6);
+    mm->below_floor = !t[YOURS].failed && mm->stats[YOURS].median > 0 && mm->stats[YOURS].median < mm->floor_ms;
     mm->timed = works;
     CHECK_CUDA(cudaFree(A));
     CHECK_CUDA(cudaFree(B));
-    free(a_host);
-    free(b_host);
-    free(c_host);
+    CHECK_CUDA(cudaFree(C));
 }
 
 int main(int argc, char **argv)
@@ -227,20 +347,24 @@ int main(int argc, char **argv)
     static dbuf_result mm;
     mm.s = (tl_mm_shape){4096, 4096, 4096};
     mm.baseline_source = "the baseline";
-    unsigned long long seed = 1;
+    const char *seed_text = getenv("TILELAB_SEED");
+    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 10) : 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
         else if (!strcmp(argv[i], "--side")) ip.side = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--copy-worker")) copy_worker = tl_worker_new(argv[i + 1], "the kit's copy");
+        else if (!strcmp(argv[i], "--naive-worker")) naive_worker = tl_worker_new(argv[i + 1], "the naive kernel");
+        else if (!strcmp(argv[i], "--baseline-worker"))
+            baseline_worker = tl_worker_new(argv[i + 1], "your lab 4 file");
         else if (!strcmp(argv[i], "--baseline-source")) mm.baseline_source = argv[i + 1];
         else if (!strcmp(argv[i], "--baseline-skipped")) mm.baseline_skipped = argv[i + 1];
         else if (!strcmp(argv[i], "--part")) part = argv[i + 1];
     }
     ip.wanted = !strcmp(part, "inplace");
     mm.wanted = !strcmp(part, "dbuf");
-    if (!json_path || !(ip.wanted || mm.wanted)) {
-        fprintf(stderr, "usage: %s --json FILE --part inplace|dbuf [--side N] [--seed S] [--baseline-source PATH]\n",
-                argv[0]);
+    if (!json_path || !(ip.wanted || mm.wanted) || !copy_worker || !naive_worker || !tl_student_worker()) {
+        fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE --part inplace|dbuf --copy-worker PATH "
+                "--naive-worker PATH [--side N] [--baseline-worker PATH --baseline-source PATH]\n", argv[0]);
         return TL_EXIT_CANNOT_RUN;
     }
     tl_device_info dev;
@@ -282,18 +406,18 @@ int main(int argc, char **argv)
         return TL_EXIT_FAILED;
     }
     mm.skipped = NULL;
-    measure_dbuf(&mm, BASELINE, seed);
+    measure_dbuf(&mm, BASELINE, seed, &dev);
     SAVE();
-    if (tl_baseline_launch_matmul && mm.verified[YOURS]) {
+    if (baseline_worker && mm.verified[YOURS]) {
         mm.baseline_skipped = "its measurement did not finish";
         SAVE();
-        c = tl_matmul_case_of(tl_baseline_launch_matmul, (tl_mm_shape){67, 45, 33}, seed, TL_MM_FINITE);
+        c = tl_matmul_case_of(baseline_launch_matmul, (tl_mm_shape){67, 45, 33}, seed, TL_MM_FINITE);
         if (c.verdict != TL_CASE_PASS) {
             snprintf(baseline_why, sizeof baseline_why, "%s fails a quick check: %s", mm.baseline_source, c.message);
             mm.baseline_skipped = baseline_why;
         } else {
             mm.baseline_skipped = NULL;
-            measure_dbuf(&mm, WORKS, seed);
+            measure_dbuf(&mm, WORKS, seed, &dev);
         }
         SAVE();
     }

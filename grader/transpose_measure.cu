@@ -1,57 +1,60 @@
 /*
  * transpose_measure.cu — the grader's bandwidth measurement for the
- * transpose labs: the student's kernel against the copy, cold, interleaved,
- * at the measurement size; verified again after timing. Writes JSON.
+ * transpose labs. A judge program: no student code is linked in; the
+ * student's launch runs in its worker (remote.h), on buffers this program
+ * owns, and this program's clock times it.
  *
- * Linked with a baseline (the student's own file of an earlier lab, its
- * launch renamed tl_baseline_launch_transpose by common/submission.mk), it
- * times that too, in the same process, and writes the speedup.
+ * Timing that cannot be skipped:
+ *   - the timed shape is drawn from a range around the measurement side,
+ *     from the secret seed, so no shape can be singled out;
+ *   - every sample is `slots` launches on `slots` different buffer pairs,
+ *     each with input the judge wrote just before (fresh hash values) and an
+ *     output poisoned with NaN, and every one of those outputs is checked;
+ *   - the copy it is compared with is the kit's copy kernel in a worker of
+ *     its own, timed through the same path (request, launches, reply);
+ *   - a time below the physical floor, bytes moved over 1.05 x the fastest
+ *     copy this program timed itself with CUDA events, scores no speed.
  *
- *   measure --json FILE [--side N] [--seed S] [--baseline-source PATH]
- *           [--baseline-skipped WHY]   (no baseline linked: say why in the JSON)
+ *   measure --json FILE --copy-worker PATH [--side N]
+ *           [--baseline-worker PATH --baseline-source NAME | --baseline-skipped WHY]
+ *
+ * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed (never on a
+ * command line, where any process can read it).
  */
 #include "tilelab.h"
 #include "bench.h"
 #include "device.h"
+#include "judge_kernels.h"
 #include "matrix.h"
+#include "remote.h"
 #include "transpose_case.h"
+#include "transpose_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Defined only when a baseline is linked in. */
-extern "C" void tl_baseline_launch_transpose(const float *in, float *out, int rows, int cols)
-    __attribute__((weak));
-
-/* One kernel timed and checked at the measurement size. */
-typedef struct {
-    tl_bench_result bench;
-    int verified;
-    char verification[512];
-} measured;
-
-typedef struct {
-    const char *source;
-    const char *skipped;     /* why there is no comparison, or NULL */
-    measured m;
-} baseline;
-
-static void measure(tl_transpose_args *a, const float *expected, float *got, measured *out)
+static void write_timed(tl_json_writer *w, const char *key, const tl_timed_transpose *t, double bytes)
 {
-    size_t n = (size_t)a->rows * a->cols;
-    CHECK_CUDA(cudaMemset(a->out, 0xFF, n * sizeof(float)));   /* poison: verify after timing */
-    tl_bench_against_copy(tl_transpose_work, a, 2.0 * n * sizeof(float), &TL_BENCH_GRADE, &out->bench);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(got, a->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    tl_mismatch m = tl_compare_exact(expected, got, a->cols, a->rows);
-    out->verified = m.count == 0;
-    tl_describe_mismatch(&m, a->cols, a->rows, out->verification, sizeof out->verification);
+    tl_jw_object_begin(w, key);
+    tl_jw_number(w, "median_ms", t->stats.median);
+    tl_jw_number(w, "min_ms", t->stats.min);
+    tl_jw_number(w, "max_ms", t->stats.max);
+    tl_jw_number(w, "noise", t->stats.noise);
+    tl_jw_number(w, "gbps", tl_gbps(bytes, t->stats.median));
+    tl_jw_object_end(w);
 }
 
-/* Written once before the baseline runs and again after: a baseline that
- * hangs or crashes never costs the student's own measurement. */
-static int write_json(const char *path, const tl_device_info *dev, int side, const measured *m, const baseline *b)
+typedef struct {
+    const tl_device_info *dev;
+    int rows, cols, slots;
+    double bytes, floor_ms, event_copy_gbps;
+    int noisy;
+    tl_timed_transpose *yours, *copy, *baseline;
+    const char *baseline_source, *baseline_skipped;
+} measurement;
+
+static int write_json(const char *path, const measurement *m)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -59,108 +62,167 @@ static int write_json(const char *path, const tl_device_info *dev, int side, con
     tl_json_writer w;
     tl_jw_init(&w, f);
     tl_jw_object_begin(&w, NULL);
-    tl_device_write_json(dev, &w, "device");
-    tl_jw_int(&w, "rows", side);
-    tl_jw_int(&w, "cols", side);
-    tl_jw_bool(&w, "verified_after_timing", m->verified);
-    tl_jw_string(&w, "verification", m->verification);
-    tl_bench_write_json(&m->bench, &w, "bench");
-    if (b && b->skipped) {
-        tl_jw_string(&w, "baseline_skipped", b->skipped);
-    } else if (b) {
+    tl_device_write_json(m->dev, &w, "device");
+    tl_jw_int(&w, "rows", m->rows);
+    tl_jw_int(&w, "cols", m->cols);
+    const tl_timed_transpose *y = m->yours;
+    tl_jw_bool(&w, "verified_after_timing", !y->failed);
+    tl_jw_string(&w, "verification", y->failed ? y->verification : "every timed call checked: right");
+    tl_jw_int(&w, "calls_checked", y->calls);
+    tl_jw_string(&w, "timing", "the judge's clock, request to reply, per launch; fresh input every call");
+    double fraction = y->stats.median > 0 ? m->copy->stats.median / y->stats.median : 0;
+    tl_jw_number(&w, "floor_ms", m->floor_ms);
+    tl_jw_bool(&w, "below_floor", !y->failed && y->stats.median < m->floor_ms);
+    tl_jw_object_begin(&w, "bench");
+    tl_jw_number(&w, "bytes_moved", m->bytes);
+    tl_jw_int(&w, "samples", y->stats.n);
+    tl_jw_int(&w, "launches_per_sample", m->slots);
+    tl_jw_bool(&w, "noisy", m->noisy);
+    write_timed(&w, "work", y, m->bytes);
+    write_timed(&w, "copy_worker", m->copy, m->bytes);
+    tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, y->stats.median));
+    tl_jw_number(&w, "copy_gbps", tl_gbps(m->bytes, m->copy->stats.median));
+    tl_jw_number(&w, "copy_event_gbps", m->event_copy_gbps);
+    tl_jw_number(&w, "fraction_of_copy", fraction);
+    tl_jw_object_end(&w);
+    if (m->baseline_skipped) {
+        tl_jw_string(&w, "baseline_skipped", m->baseline_skipped);
+    } else if (m->baseline) {
+        const tl_timed_transpose *b = m->baseline;
         tl_jw_object_begin(&w, "baseline");
-        tl_jw_string(&w, "source", b->source);
-        tl_jw_bool(&w, "verified", b->m.verified);
-        tl_jw_string(&w, "verification", b->m.verification);
-        tl_jw_number(&w, "speedup", b->m.bench.work_ms.median / m->bench.work_ms.median);
-        tl_bench_write_json(&b->m.bench, &w, "bench");
+        tl_jw_string(&w, "source", m->baseline_source);
+        tl_jw_bool(&w, "verified", !b->failed);
+        tl_jw_string(&w, "verification", b->failed ? b->verification : "every timed call checked: right");
+        tl_jw_number(&w, "speedup", y->stats.median > 0 ? b->stats.median / y->stats.median : 0);
+        tl_jw_object_begin(&w, "bench");
+        tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, b->stats.median));
+        tl_jw_number(&w, "fraction_of_copy", b->stats.median > 0 ? m->copy->stats.median / b->stats.median : 0);
+        write_timed(&w, "work", b, m->bytes);
+        tl_jw_object_end(&w);
         tl_jw_object_end(&w);
     }
     tl_jw_object_end(&w);
     return fclose(f);
 }
 
+/* The baseline's quick check goes to its own worker. */
+static tl_worker *baseline_worker;
+static void baseline_launch(const float *in, float *out, int rows, int cols)
+{
+    tl_remote_call(baseline_worker, TL_OP_TRANSPOSE, in, out, NULL, rows, cols, 0);
+}
+
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL, *baseline_source = "the baseline", *baseline_skipped = NULL;
+    const char *json_path = NULL, *copy_path = NULL, *baseline_path = NULL;
+    measurement m;
+    memset(&m, 0, sizeof m);
+    m.baseline_source = "the baseline";
     int side = 0;
-    unsigned long long seed = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
         else if (!strcmp(argv[i], "--side")) side = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--baseline-source")) baseline_source = argv[i + 1];
-        else if (!strcmp(argv[i], "--baseline-skipped")) baseline_skipped = argv[i + 1];
+        else if (!strcmp(argv[i], "--copy-worker")) copy_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-worker")) baseline_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-source")) m.baseline_source = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-skipped")) m.baseline_skipped = argv[i + 1];
     }
-    if (!json_path) {
-        fprintf(stderr, "usage: %s --json FILE [--side N] [--seed S] [--baseline-source PATH]\n", argv[0]);
+    if (!json_path || !copy_path || !tl_student_worker()) {
+        fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE --copy-worker PATH [--side N] "
+                "[--baseline-worker PATH --baseline-source NAME]\n", argv[0]);
         return TL_EXIT_CANNOT_RUN;
     }
+    const char *seed_text = getenv("TILELAB_SEED");
+    uint64_t secret = seed_text ? strtoull(seed_text, NULL, 10) : 1;
 
     tl_device_info dev;
     tl_device_open_or_exit(&dev, argv[0]);
+    m.dev = &dev;
     if (side <= 0)
         side = tl_bench_measure_side(dev.l2_bytes);
+    /* The timed shape: side +- 8 tiles of 32 on each axis, from the seed. */
+    uint64_t shape_state = secret ^ 0x5EED5EEDull;
+    m.rows = side + 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
+    m.cols = side + 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
+    if (m.rows < 32) m.rows = side;
+    if (m.cols < 32) m.cols = side;
+    size_t n = (size_t)m.rows * m.cols;
+    m.bytes = 2.0 * n * sizeof(float);
 
-    size_t n = (size_t)side * side;
-    float *in_host = (float *)malloc(n * sizeof(float));
-    float *expected = (float *)malloc(n * sizeof(float));
-    float *got = (float *)malloc(n * sizeof(float));
-    if (!in_host || !expected || !got) {
-        fprintf(stderr, "%s: out of host memory for a %dx%d matrix\n", argv[0], side, side);
+    /* Slots: enough launches per sample that the request's cost is small,
+     * as long as the GPU has room for them. */
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    m.slots = 5;
+    while (m.slots > 1 && 2.0 * m.slots * n * sizeof(float) > 0.6 * free_bytes)
+        m.slots--;
+    float *in, *out;
+    CHECK_CUDA(cudaMalloc((void **)&in, n * m.slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&out, n * m.slots * sizeof(float)));
+
+    tl_timed_transpose yours, copy, base;
+    tl_timed_transpose_init(&yours, "your kernel", tl_student_worker(), in, out, m.rows, m.cols, m.slots, 1, secret);
+    tl_timed_transpose_init(&copy, "the copy", tl_worker_new(copy_path, "the kit's copy"), in, out, m.rows, m.cols,
+                            m.slots, 0, secret + 1);
+    tl_timed_transpose_init(&base, "the baseline", NULL, in, out, m.rows, m.cols, m.slots, 1, secret + 2);
+    m.yours = &yours;
+    m.copy = &copy;
+
+
+    /* First the student's kernel alone, once, checked: a kernel that fails
+     * here is not timed (the report says why). */
+    tl_timed_transpose_once(&yours);
+    if (yours.failed) {
+        m.noisy = 1;
+        if (write_json(json_path, &m) != 0) {
+            fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
+            return TL_EXIT_CANNOT_RUN;
+        }
+        return TL_EXIT_FAILED;
+    }
+    yours.calls = 0;
+
+    /* The speed of light for the floor (bench.h), before the workers run. */
+    m.event_copy_gbps = tl_bench_copy_gbps(m.bytes, &TL_BENCH_QUICK);
+    tl_bench_work works[3] = {tl_timed_transpose_work(&yours), tl_timed_transpose_work(&copy)};
+    int nworks = 2;
+    if (baseline_path && !m.baseline_skipped) {
+        baseline_worker = tl_worker_new(baseline_path, "your baseline file");
+        /* A quick checked run first, under the kernel deadline. */
+        tl_case_result c = tl_transpose_case_of(baseline_launch, 257, 131, secret);
+        static char why[1200];
+        if (c.verdict != TL_CASE_PASS) {
+            snprintf(why, sizeof why, "%s fails a quick check: %s", m.baseline_source, c.message);
+            m.baseline_skipped = why;
+        } else {
+            m.baseline = &base;
+            base.worker = baseline_worker;
+            works[nworks++] = tl_timed_transpose_work(&base);
+        }
+    }
+    tl_stats stats[3];
+    m.noisy = tl_bench_interleaved(works, nworks, &TL_BENCH_GRADE, stats);
+    yours.stats = stats[0];
+    copy.stats = stats[1];
+    if (m.baseline)
+        base.stats = stats[2];
+    /* The floor: no kernel moves the bytes faster than the copy's own best. */
+    m.floor_ms = m.bytes / (1.05 * m.event_copy_gbps * 1e9) * 1e3;
+    if (m.baseline && base.failed) {
+        static char why[1200];
+        snprintf(why, sizeof why, "%s failed while timed: %s", m.baseline_source, base.verification);
+        m.baseline_skipped = why;
+    }
+
+    printf("  %dx%d: %.1f GB/s, copy %.1f GB/s (same path), %.3f of copy, noise %.2f %% (%d samples of %d "
+           "launches)\n", m.rows, m.cols, tl_gbps(m.bytes, yours.stats.median), tl_gbps(m.bytes, copy.stats.median),
+           copy.stats.median / yours.stats.median, 100 * yours.stats.noise, yours.stats.n, m.slots);
+    if (write_json(json_path, &m) != 0) {
+        fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
         return TL_EXIT_CANNOT_RUN;
     }
-    tl_fill_seeded(in_host, n, seed);
-    tl_transpose_ref(in_host, expected, side, side);
-
-    tl_transpose_args a = {NULL, NULL, side, side, NULL};
-    CHECK_CUDA(cudaMalloc((void **)&a.in, n * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&a.out, n * sizeof(float)));
-    CHECK_CUDA(cudaMemcpy((void *)a.in, in_host, n * sizeof(float), cudaMemcpyHostToDevice));
-
-    measured yours;
-    measure(&a, expected, got, &yours);
-    printf("  %dx%d: %.1f GB/s, copy %.1f GB/s, %.3f of copy, noise %.2f %% (%d samples)\n", side, side,
-           yours.bench.work_gbps, yours.bench.copy_gbps, yours.bench.fraction_of_copy,
-           100 * yours.bench.work_ms.noise, yours.bench.work_ms.n);
-
-    baseline b = {baseline_source, NULL, {}};
-    int with_baseline = tl_baseline_launch_transpose != NULL && yours.verified;
-    if (with_baseline) {
-        b.skipped = "its measurement did not finish";
-        if (write_json(json_path, &dev, side, &yours, &b) != 0)
-            goto cannot_write;
-        fflush(stdout);
-        /* A quick checked run first, with the kernel deadline: a hung
-         * baseline ends here with a verdict instead of at the timeout. */
-        tl_case_result c = tl_transpose_case_of(tl_baseline_launch_transpose, 257, 131, seed);
-        if (c.verdict != TL_CASE_PASS) {
-            char why[1200];
-            snprintf(why, sizeof why, "%s fails a quick check: %s", baseline_source, c.message);
-            b.skipped = why;
-            write_json(json_path, &dev, side, &yours, &b);
-            return TL_EXIT_OK;   /* on a fatal verdict the context is gone: stop here */
-        }
-        b.skipped = NULL;
-        tl_transpose_args base = a;
-        base.launch = tl_baseline_launch_transpose;
-        measure(&base, expected, got, &b.m);
-        printf("  baseline %s: %.1f GB/s, %.3f of copy; speedup %.2fx\n", baseline_source, b.m.bench.work_gbps,
-               b.m.bench.fraction_of_copy, b.m.bench.work_ms.median / yours.bench.work_ms.median);
-    }
-    if (!with_baseline && baseline_skipped)
-        b.skipped = baseline_skipped;
-    if (write_json(json_path, &dev, side, &yours, with_baseline || baseline_skipped ? &b : NULL) != 0)
-        goto cannot_write;
-
-    CHECK_CUDA(cudaFree((void *)a.in));
-    CHECK_CUDA(cudaFree(a.out));
-    free(in_host);
-    free(expected);
-    free(got);
-    return yours.verified ? TL_EXIT_OK : TL_EXIT_FAILED;
-
-cannot_write:
-    fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
-    return TL_EXIT_CANNOT_RUN;
+    tl_worker_stop(yours.worker);
+    tl_worker_stop(copy.worker);
+    tl_worker_stop(base.worker);
+    return yours.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

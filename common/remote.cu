@@ -1,0 +1,578 @@
+/* remote.cu — starting, calling and ending workers (see remote.h). */
+#include "remote.h"
+#include "sandbox.h"
+#include "case.h"
+#include "bench.h"
+
+#include <cuda.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct tl_worker {
+    char path[PATH_MAX];
+    char name[64];
+    pid_t pid;                 /* 0: not running */
+    int request_fd, reply_fd;
+    uint32_t seq;
+    int exit_status;           /* how its last process ended, when it ended by itself */
+    char folder[64];           /* its empty working folder */
+    unsigned nbuffers;
+    CUdeviceptr base[TL_WORKER_MAX_BUFFERS];
+    size_t size[TL_WORKER_MAX_BUFFERS];
+    cudaIpcMemHandle_t handle[TL_WORKER_MAX_BUFFERS];
+};
+
+/* Output beyond this ends the worker (SIGXFSZ): a flood of prints must not
+ * fill the disk. Big enough for a sanitizer's log, which its front end,
+ * in the same group, writes under the same limit. */
+static const rlim_t OUTPUT_LIMIT = 64 << 20;
+
+enum { MAX_WORKERS = 8 };
+static tl_worker *all_workers[MAX_WORKERS];
+static int worker_count;
+
+/* ---- every worker's group dies with the judge ---- */
+
+static void kill_group(tl_worker *w)
+{
+    if (w->pid > 0)
+        kill(-w->pid, SIGKILL);
+}
+
+static void kill_all(void)
+{
+    for (int i = 0; i < worker_count; i++)
+        kill_group(all_workers[i]);
+}
+
+static void on_signal(int sig)
+{
+    kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void judge_init(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    /* A worker runs as our user: without this it could read our memory
+     * (the seed, the expected output) through /proc. */
+    prctl(PR_SET_DUMPABLE, 0);
+    atexit(kill_all);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    signal(SIGPIPE, SIG_IGN);   /* a dead worker's pipe: an outcome, not our death */
+}
+
+tl_worker *tl_worker_new(const char *path, const char *name)
+{
+    judge_init();
+    tl_worker *w = (tl_worker *)calloc(1, sizeof *w);
+    if (!w || worker_count == MAX_WORKERS) {
+        free(w);
+        return NULL;
+    }
+    /* Absolute: the worker starts in a folder of its own. */
+    char resolved[PATH_MAX];
+    snprintf(w->path, sizeof w->path, "%s", realpath(path, resolved) ? resolved : path);
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->request_fd = w->reply_fd = -1;
+    all_workers[worker_count++] = w;
+    return w;
+}
+
+const char *tl_env_text(const char *name, const char *otherwise)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : otherwise;
+}
+
+tl_worker *tl_student_worker(void)
+{
+    static tl_worker *student;
+    const char *path = getenv("TILELAB_WORKER");
+    if (!student && path && *path)
+        student = tl_worker_new(path, "your code");
+    return student;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+void tl_worker_stop(tl_worker *w)
+{
+    if (!w || w->pid <= 0)
+        return;
+    kill_group(w);
+    int status;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+    close(w->request_fd);
+    close(w->reply_fd);
+    w->request_fd = w->reply_fd = -1;
+    if (w->folder[0])
+        nftw(w->folder, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    w->folder[0] = '\0';
+}
+
+/* ---- which allocation a pointer lies in ---- */
+
+typedef CUresult (*address_range_fn)(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);
+
+static int allocation_of(const void *p, CUdeviceptr *base, size_t *size)
+{
+    static address_range_fn range;
+    if (!range) {
+        cudaDriverEntryPointQueryResult found;
+        if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", (void **)&range, 12000, cudaEnableDefault,
+                                             &found) != cudaSuccess || found != cudaDriverEntryPointSuccess)
+            return -1;
+    }
+    return range(base, size, (CUdeviceptr)p) == CUDA_SUCCESS ? 0 : -1;
+}
+
+/* ---- starting ---- */
+
+static void set_message(tl_run_outcome *o, tl_run_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_message(tl_run_outcome *o, tl_run_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    o->status = s;
+    vsnprintf(o->message, sizeof o->message, fmt, ap);
+    va_end(ap);
+}
+
+/* The worker's environment: enough for CUDA and a tool wrapped around it,
+ * nothing of ours (no seed, no kit paths, no LD_PRELOAD). */
+static void build_env(char **env, char *storage, size_t len, const char *folder)
+{
+    static const char *const passed[] = {"PATH", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME"};
+    size_t used = 0;
+    int n = 0;
+#define PUT(...)                                                                  \
+    do {                                                                          \
+        int k = snprintf(storage + used, len - used, __VA_ARGS__);                \
+        if (k < 0 || (size_t)k >= len - used) break;                              \
+        env[n++] = storage + used;                                                \
+        used += (size_t)k + 1;                                                    \
+    } while (0)
+    for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++) {
+        const char *v = getenv(passed[i]);
+        if (v)
+            PUT("%s=%s", passed[i], v);
+    }
+    PUT("HOME=%s", folder);
+    PUT("TMPDIR=%s", folder);
+    /* Every module loaded before the sandbox closes: no lazy loading, no
+     * file opened later. cuBLAS must not use tensor cores: FP32 vs FP32. */
+    PUT("CUDA_MODULE_LOADING=EAGER");
+    PUT("NVIDIA_TF32_OVERRIDE=0");
+#undef PUT
+    env[n] = NULL;
+}
+
+static int wait_reply(tl_worker *w, tl_worker_reply *r, double seconds, int *timed_out)
+{
+    double deadline = tl_seconds_now() + seconds;
+    char *p = (char *)r;
+    size_t got = 0;
+    *timed_out = 0;
+    while (got < sizeof *r) {
+        double left = deadline - tl_seconds_now();
+        if (left <= 0) {
+            *timed_out = 1;
+            return -1;
+        }
+        struct pollfd pf = {w->reply_fd, POLLIN, 0};
+        int k = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k == 0)
+            continue;
+        ssize_t n = read(w->reply_fd, p + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;   /* closed: the process ended */
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+/* After the channel closed: how the process ended, in a student's words. */
+static void describe_end(tl_worker *w, tl_run_outcome *o)
+{
+    int status = 0;
+    kill_group(w);
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = 0;
+    if (WIFEXITED(status))
+        set_message(o, TL_RUN_ENDED, "%s ended the process before the test finished (exit status %d): a launch "
+                    "function must return to its caller. Next: remove exit(), _exit() or abort() from your file",
+                    w->name, WEXITSTATUS(status));
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+        set_message(o, TL_RUN_FORBIDDEN, "%s made a system call that is not allowed in a graded run, and the "
+                    "process was stopped. Next: a launch function only launches kernels", w->name);
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+        set_message(o, TL_RUN_ENDED, "%s printed more than %lu MiB and the process was stopped. Next: remove "
+                    "the prints from your kernel and launch function", w->name, (unsigned long)(OUTPUT_LIMIT >> 20));
+    else if (WIFSIGNALED(status))
+        set_message(o, TL_RUN_ENDED, "%s ended the process before the test finished: killed by signal %d (%s). "
+                    "Next: a crash on the host side of your file; run build/labN under a debugger",
+                    w->name, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        set_message(o, TL_RUN_ENDED, "%s ended the process before the test finished", w->name);
+}
+
+static double setup_seconds(void)
+{
+    /* Creating a context under a sanitizer or a profiler takes many seconds. */
+    double t = 3 * tl_kernel_timeout_s();
+    return t < 60 ? 60 : t;
+}
+
+static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
+{
+    int req[2], rep[2];
+    if (access(w->path, X_OK) != 0) {
+        set_message(o, TL_RUN_CANNOT_START, "the grader's worker %s is missing (%s): not your file's fault; "
+                    "rebuild with make", w->path, strerror(errno));
+        return -1;
+    }
+    snprintf(w->folder, sizeof w->folder, "/tmp/tilelab-worker-XXXXXX");
+    if (!mkdtemp(w->folder) || pipe2(req, O_CLOEXEC) != 0 || pipe2(rep, O_CLOEXEC) != 0) {
+        set_message(o, TL_RUN_CANNOT_START, "cannot set up a worker: %s (not your file's fault)", strerror(errno));
+        w->folder[0] = '\0';
+        return -1;
+    }
+    const char *log = getenv("TILELAB_WORKER_LOG");
+    int out_fd = log && *log ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : dup(2);
+
+    /* argv: the wrapper's words (if any), then the worker. */
+    char wrap[2048] = "";
+    const char *wrap_env = getenv("TILELAB_WORKER_WRAP");
+    if (wrap_env)
+        snprintf(wrap, sizeof wrap, "%s", wrap_env);
+    char *argv[64];
+    int argc = 0;
+    /* One word per line: paths with spaces survive. */
+    for (char *tok = strtok(wrap, "\n"); tok && argc < 62; tok = strtok(NULL, "\n"))
+        argv[argc++] = tok;
+    argv[argc++] = w->path;
+    argv[argc] = NULL;
+    char *env[16], env_storage[8192];
+    build_env(env, env_storage, sizeof env_storage, w->folder);
+
+    pid_t pid = fork();
+    if (pid < 0) {
+        set_message(o, TL_RUN_CANNOT_START, "cannot start a worker: %s (not your file's fault)", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        /* Its own session and group: Ctrl-C reaches the judge, which ends it,
+         * and one kill(-pid) ends everything it started. */
+        setsid();
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        dup2(req[0], TL_WORKER_REQUEST_FD);
+        dup2(rep[1], TL_WORKER_REPLY_FD);
+        if (out_fd >= 0) {
+            dup2(out_fd, 1);
+            dup2(out_fd, 2);
+        }
+        for (int fd = TL_WORKER_REPLY_FD + 1; fd < 1024; fd++)
+            close(fd);
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd >= 0 && null_fd != 0) {
+            dup2(null_fd, 0);
+            close(null_fd);
+        }
+        struct rlimit fsize = {OUTPUT_LIMIT, OUTPUT_LIMIT}, core = {0, 0};
+        setrlimit(RLIMIT_FSIZE, &fsize);
+        setrlimit(RLIMIT_CORE, &core);
+        if (chdir(w->folder) != 0)
+            _exit(126);
+        execve(argv[0][0] == '/' ? argv[0] : argv[0], argv, env);
+        execvpe(argv[0], argv, env);   /* a wrapper named by PATH */
+        _exit(127);
+    }
+    close(req[0]);
+    close(rep[1]);
+    if (out_fd >= 0)
+        close(out_fd);
+    w->pid = pid;
+    w->request_fd = req[1];
+    w->reply_fd = rep[0];
+    w->seq = 0;
+
+    tl_worker_setup s;
+    memset(&s, 0, sizeof s);
+    s.magic = TL_WORKER_MAGIC;
+    s.flags = flags;
+    s.nbuffers = w->nbuffers;
+    memcpy(s.handle, w->handle, sizeof s.handle);
+    tl_worker_reply r;
+    int timed_out = 0;
+    if (write(w->request_fd, &s, sizeof s) != (ssize_t)sizeof s ||
+        wait_reply(w, &r, setup_seconds(), &timed_out) != 0) {
+        if (timed_out) {
+            set_message(o, TL_RUN_TIMEOUT, "%s did not start within %g s", w->name, setup_seconds());
+            tl_worker_stop(w);
+        } else {
+            /* Before any lab code ran (constructors are refused before a
+             * grade starts), an end is the kit's or the GPU's problem. */
+            int status = 0;
+            kill_group(w);
+            while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            w->pid = 0;
+            set_message(o, TL_RUN_CANNOT_START, "the grader's worker %s did not start (%s %d%s): not your file's "
+                        "fault; its output is in the worker log", w->path,
+                        WIFEXITED(status) ? "exit status" : "signal",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                        WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ", it could not be executed" : "");
+            tl_worker_stop(w);
+        }
+        return -1;
+    }
+    if (r.magic != TL_WORKER_MAGIC || r.status != TL_REPLY_READY) {
+        set_message(o, TL_RUN_CANNOT_START, "the worker could not set up CUDA%s%s (not your file's fault: see the "
+                    "worker's log)", r.cuda_error ? ": " : "",
+                    r.cuda_error ? cudaGetErrorName((cudaError_t)r.cuda_error) : "");
+        tl_worker_stop(w);
+        return -1;
+    }
+    return 0;
+}
+
+static unsigned start_flags(void)
+{
+    const char *files = getenv("TILELAB_WORKER_ALLOW_FILES");
+    const char *none = getenv("TILELAB_WORKER_NO_SANDBOX");
+    return (files && *files == '1' ? TL_WORKER_ALLOW_FILES : 0) | (none && *none == '1' ? TL_WORKER_NO_SANDBOX : 0);
+}
+
+/* ---- calling ---- */
+
+/* The buffer list the call needs; the worker restarts when it has another. */
+static int map_pointers(tl_worker *w, void *const ptrs[TL_WORKER_MAX_PTRS], tl_worker_ptr out[TL_WORKER_MAX_PTRS],
+                        tl_run_outcome *o)
+{
+    CUdeviceptr base[TL_WORKER_MAX_PTRS];
+    size_t size[TL_WORKER_MAX_PTRS];
+    int same = 1;
+    for (int i = 0; i < TL_WORKER_MAX_PTRS; i++) {
+        out[i].buffer = -1;
+        out[i].offset = 0;
+        if (!ptrs[i])
+            continue;
+        if (allocation_of(ptrs[i], &base[i], &size[i]) != 0) {
+            set_message(o, TL_RUN_CANNOT_START, "the grader passed a pointer that is not device memory "
+                        "(not your file's fault)");
+            return -1;
+        }
+        int found = -1;
+        for (unsigned b = 0; b < w->nbuffers; b++)
+            if (w->base[b] == base[i] && w->size[b] == size[i])
+                found = (int)b;
+        if (found < 0) {
+            same = 0;
+        } else {
+            /* The same address may be a new allocation: its handle tells. */
+            cudaIpcMemHandle_t h;
+            if (cudaIpcGetMemHandle(&h, (void *)base[i]) != cudaSuccess ||
+                memcmp(&h, &w->handle[found], sizeof h) != 0)
+                same = 0;
+        }
+    }
+    if (!same || w->pid <= 0) {
+        tl_worker_stop(w);
+        w->nbuffers = 0;
+        for (int i = 0; i < TL_WORKER_MAX_PTRS; i++) {
+            if (!ptrs[i])
+                continue;
+            int found = -1;
+            for (unsigned b = 0; b < w->nbuffers; b++)
+                if (w->base[b] == base[i])
+                    found = (int)b;
+            if (found >= 0)
+                continue;
+            unsigned b = w->nbuffers++;
+            w->base[b] = base[i];
+            w->size[b] = size[i];
+            if (cudaIpcGetMemHandle(&w->handle[b], (void *)base[i]) != cudaSuccess) {
+                set_message(o, TL_RUN_CANNOT_START, "cannot share a buffer with the worker (cudaIpcGetMemHandle; "
+                            "not your file's fault)");
+                return -1;
+            }
+        }
+        if (start(w, start_flags(), o) != 0)
+            return -1;
+    }
+    for (int i = 0; i < TL_WORKER_MAX_PTRS; i++) {
+        if (!ptrs[i])
+            continue;
+        for (unsigned b = 0; b < w->nbuffers; b++)
+            if (w->base[b] == base[i]) {
+                out[i].buffer = (int32_t)b;
+                out[i].offset = (uint64_t)((CUdeviceptr)ptrs[i] - base[i]);
+            }
+    }
+    return 0;
+}
+
+static const char *const op_names[TL_OP_COUNT] = {
+    "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums",
+    "launch_pair_sums", "launch_transpose_inplace", "launch_matmul_dbuf"};
+
+/* Ask the worker to leave and give it time: a sanitizer or a profiler
+ * wrapped around it writes its summary as the worker ends. */
+static void quit_gracefully(tl_worker *w)
+{
+    if (w->pid <= 0)
+        return;
+    tl_worker_request q;
+    memset(&q, 0, sizeof q);
+    q.magic = TL_WORKER_MAGIC;
+    q.quit = 1;
+    if (write(w->request_fd, &q, sizeof q) != (ssize_t)sizeof q)
+        return;
+    double deadline = tl_seconds_now() + setup_seconds();
+    int status;
+    while (tl_seconds_now() < deadline) {
+        pid_t k = waitpid(w->pid, &status, WNOHANG);
+        if (k == w->pid) {
+            w->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            kill_group(w);
+            w->pid = 0;
+            return;
+        }
+        usleep(10000);
+    }
+}
+
+int tl_workers_finish(int status)
+{
+    int tool_status = 0;
+    for (int i = 0; i < worker_count; i++) {
+        tl_worker *w = all_workers[i];
+        if (w->pid > 0) {
+            w->exit_status = 0;
+            quit_gracefully(w);
+            if (w->exit_status)
+                tool_status = w->exit_status;
+        }
+        tl_worker_stop(w);
+    }
+    const char *wrap = getenv("TILELAB_WORKER_WRAP");
+    return wrap && *wrap && tool_status ? tool_status : status;
+}
+
+tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_WORKER_MAX_PTRS],
+                            const int args[TL_WORKER_MAX_ARGS], unsigned repeat, size_t rotate_bytes,
+                            int poison_shared, tl_run_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    if (!w) {
+        set_message(o, TL_RUN_CANNOT_START, "no worker to run the lab file (TILELAB_WORKER is not set: run "
+                    "through ./grade or build/labN; not your file's fault)");
+        return o->status;
+    }
+    /* Buffers: the rotation's last launch must stay inside them too. */
+    void *const *p = ptrs;
+    tl_worker_ptr mapped[TL_WORKER_MAX_PTRS];
+    cudaDeviceSynchronize();   /* our own writes to the buffers are done */
+    if (map_pointers(w, p, mapped, o) != 0)
+        return o->status;
+
+    tl_worker_request q;
+    memset(&q, 0, sizeof q);
+    q.magic = TL_WORKER_MAGIC;
+    q.seq = ++w->seq;
+    q.op = op;
+    q.repeat = repeat ? repeat : 1;
+    q.rotate_bytes = rotate_bytes;
+    q.poison_shared = poison_shared;
+    memcpy(q.ptr, mapped, sizeof q.ptr);
+    for (int i = 0; i < TL_WORKER_MAX_ARGS; i++)
+        q.arg[i] = args[i];
+
+    tl_worker_reply r;
+    int timed_out = 0;
+    double began = tl_seconds_now();
+    double limit = tl_kernel_timeout_s() * (q.repeat > 1 ? 2 : 1);
+    int sent = write(w->request_fd, &q, sizeof q) == (ssize_t)sizeof q;
+    int answered = sent && wait_reply(w, &r, limit, &timed_out) == 0;
+    o->seconds = tl_seconds_now() - began;
+    if (!answered) {
+        if (timed_out) {
+            set_message(o, TL_RUN_TIMEOUT, "timed out: the kernel was still running after %g s", limit);
+            tl_worker_stop(w);
+        } else {
+            describe_end(w, o);
+            tl_worker_stop(w);
+        }
+        return o->status;
+    }
+    if (r.magic != TL_WORKER_MAGIC || r.seq != q.seq) {
+        set_message(o, TL_RUN_BROKEN_CHANNEL, "%s wrote into the grader's channel (a reply the worker did not "
+                    "send): not allowed in a graded run. Next: a launch function only launches kernels", w->name);
+        tl_worker_stop(w);
+        return o->status;
+    }
+    o->device_allocs = r.device_allocs;
+    switch (r.status) {
+    case TL_REPLY_DONE:
+        if (r.cuda_error != cudaSuccess) {
+            o->status = TL_RUN_CUDA_ERROR;
+            o->cuda_error = r.cuda_error;
+            o->at_launch = r.at_launch;
+            tl_worker_stop(w);   /* its context is gone; the next call starts afresh */
+        }
+        break;
+    case TL_REPLY_UNDEFINED:
+        set_message(o, TL_RUN_UNDEFINED, "%s does not define %s. Next: keep the function and its signature as "
+                    "the lab file gives them", w->name, op < TL_OP_COUNT ? op_names[op] : "the launch function");
+        break;
+    case TL_REPLY_FORBIDDEN: {
+        char call[160];
+        tl_sandbox_describe(r.syscall, call, sizeof call);
+        set_message(o, TL_RUN_FORBIDDEN, "%s %s: not allowed in a graded run, and the process was stopped. "
+                    "Next: a launch function only launches kernels", w->name, call);
+        tl_worker_stop(w);
+        break;
+    }
+    default:
+        set_message(o, TL_RUN_BROKEN_CHANNEL, "%s sent the grader a reply it never asks for: not allowed in a "
+                    "graded run", w->name);
+        tl_worker_stop(w);
+    }
+    return o->status;
+}

@@ -1,0 +1,41 @@
+/*
+ * sandbox.h — what a worker may not do once CUDA is up (libseccomp).
+ *
+ * After the worker has started CUDA and mapped the judge's buffers, it
+ * enters the sandbox: a seccomp filter that stops, with SIGSYS, every system
+ * call a launch function has no business making:
+ *
+ *   starting processes    fork, vfork, clone without CLONE_THREAD, execve
+ *   writing files         open/openat/creat for writing, creating or
+ *                         truncating; unlink, rename, mkdir, chmod, ...
+ *   reaching out          sockets, ptrace, process_vm_*, kill/tgkill of any
+ *                         process but itself, setsid/setpgid (leaving the
+ *                         process group the judge kills)
+ *   the machine           mount, reboot, module loading, ... (graders run as
+ *                         root on some hosts)
+ *
+ * Threads stay allowed (the CUDA runtime starts its own). A blocked call
+ * ends the worker; the judge names the call with tl_sandbox_describe().
+ */
+#ifndef TILELAB_SANDBOX_H
+#define TILELAB_SANDBOX_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Enter the sandbox. allow_files: opening files stays allowed (the ncu run,
+ * whose injected library writes its own files). 0, else -1 and `why`. */
+int tl_sandbox_enter(int allow_files, char *why, size_t len);
+
+/* "tried to open a file for writing (openat)": what system call `nr` is
+ * for, in a student's words. Needs no libseccomp: the judge links it. */
+void tl_sandbox_describe(int nr, char *out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

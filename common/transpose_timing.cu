@@ -1,0 +1,124 @@
+/* transpose_timing.cu — a worker's transpose timed by a judge (see transpose_timing.h). */
+#include "transpose_timing.h"
+#include "check.h"
+#include "judge_kernels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t tl_next_secret(uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void prepare(void *ctx)
+{
+    tl_timed_transpose *t = (tl_timed_transpose *)ctx;
+    size_t n = (size_t)t->rows * t->cols;
+    t->seed = tl_next_secret(&t->next_seed);
+    tl_fill_hashed(t->in, n * t->slots, t->seed);
+    CHECK_CUDA(cudaMemsetAsync(t->out, 0xFF, n * t->slots * sizeof(float), 0));   /* poison */
+}
+
+static void run(void *ctx)
+{
+    tl_timed_transpose *t = (tl_timed_transpose *)ctx;
+    void *const ptrs[TL_WORKER_MAX_PTRS] = {t->in, t->out, NULL};
+    const int args[TL_WORKER_MAX_ARGS] = {t->rows, t->cols, 0};
+    size_t n = (size_t)t->rows * t->cols;
+    for (int i = 0; i < t->slots; i++) {
+        t->seconds[i] = 0;
+        if (t->failed && t->outcome.status != TL_RUN_OK)
+            continue;   /* the worker is gone: no more calls, the samples are void */
+        void *const slot[TL_WORKER_MAX_PTRS] = {t->in + i * n, t->out + i * n, NULL};
+        tl_worker_run(t->worker, TL_OP_TRANSPOSE, slot, args, 1, 0, 0, &t->outcome);
+        t->seconds[i] = t->outcome.seconds;
+        if (t->outcome.status != TL_RUN_OK)
+            break;
+    }
+    (void)ptrs;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double tl_timed_median_ms(const double *seconds, int n)
+{
+    double sorted[TL_TIMED_MAX_SLOTS];
+    memcpy(sorted, seconds, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
+    return 1e3 * (n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+}
+
+static double sample_ms(void *ctx)
+{
+    tl_timed_transpose *t = (tl_timed_transpose *)ctx;
+    return tl_timed_median_ms(t->seconds, t->slots);
+}
+
+static void check(void *ctx)
+{
+    tl_timed_transpose *t = (tl_timed_transpose *)ctx;
+    if (t->outcome.status != TL_RUN_OK) {
+        if (!t->failed)
+            snprintf(t->verification, sizeof t->verification, "%s: %s", t->what,
+                     t->outcome.status == TL_RUN_CUDA_ERROR ? cudaGetErrorName((cudaError_t)t->outcome.cuda_error)
+                                                            : t->outcome.message);
+        t->failed = t->calls + 1;
+        return;
+    }
+    t->calls += t->slots;
+    if (!t->check_output)
+        return;
+    tl_gpu_check c = tl_check_transposes(t->in, t->out, t->rows, t->cols, t->slots, t->seed);
+    if (c.wrong && !t->failed) {
+        size_t n = (size_t)t->rows * t->cols, j = (size_t)c.first % n;
+        if (c.first_in_input)
+            snprintf(t->verification, sizeof t->verification, "a timed call changed the input at (row %zu, col "
+                     "%zu); %llu elements wrong", j / t->cols, j % t->cols, c.wrong);
+        else
+            snprintf(t->verification, sizeof t->verification, "timed call %d of %d: output (row %zu, col %zu) "
+                     "is %g, expected %g; %llu elements wrong. Every timed call gets new input and must do all "
+                     "its work", t->calls - t->slots + (int)((size_t)c.first / n) + 1, t->calls, j / t->rows,
+                     j % t->rows, c.got, c.expected, c.wrong);
+    }
+    if (c.wrong)
+        t->failed++;
+}
+
+
+void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker *worker, float *in, float *out,
+                             int rows, int cols, int slots, int check_output, uint64_t secret)
+{
+    memset(t, 0, sizeof *t);
+    t->what = what;
+    t->worker = worker;
+    t->in = in;
+    t->out = out;
+    t->rows = rows;
+    t->cols = cols;
+    t->slots = slots;
+    t->check_output = check_output;
+    t->next_seed = secret;
+}
+
+tl_bench_work tl_timed_transpose_work(tl_timed_transpose *t)
+{
+    tl_bench_work w = {run, t, t->slots, prepare, check, sample_ms};
+    return w;
+}
+
+void tl_timed_transpose_once(tl_timed_transpose *t)
+{
+    prepare(t);
+    run(t);
+    check(t);
+}

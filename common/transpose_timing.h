@@ -1,0 +1,53 @@
+/*
+ * transpose_timing.h — a worker's transpose timed by a judge (bench.h's
+ * worker works): `slots` requests of one launch per sample on `slots` buffer pairs, each
+ * with input written just before (fresh hash values, judge_kernels.h) and a
+ * poisoned output, and every output checked afterwards. The grader's
+ * measurement and the quick check both time this way.
+ */
+#ifndef TILELAB_TRANSPOSE_TIMING_H
+#define TILELAB_TRANSPOSE_TIMING_H
+
+#include <stdint.h>
+#include "bench.h"
+#include "remote.h"
+
+enum { TL_TIMED_MAX_SLOTS = 16 };
+
+/* The sample of a worker's work: the median of its requests' times, in ms. */
+double tl_timed_median_ms(const double *seconds, int n);
+
+typedef struct {
+    const char *what;           /* "your kernel", "the baseline" */
+    tl_worker *worker;
+    float *in, *out;            /* `slots` matrices each */
+    int rows, cols, slots;
+    int check_output;           /* 0: the copy, whose output is not a transpose */
+    uint64_t seed;              /* this sample's inputs */
+    uint64_t next_seed;
+    tl_run_outcome outcome;
+    int calls, failed;          /* launches checked; samples wrong or failed */
+    double seconds[TL_TIMED_MAX_SLOTS];   /* this sample's requests, on the judge's clock */
+    char verification[800];
+    tl_stats stats;
+} tl_timed_transpose;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A secret stream of 64-bit values (splitmix64 steps of *state). */
+uint64_t tl_next_secret(uint64_t *state);
+
+void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker *worker, float *in, float *out,
+                             int rows, int cols, int slots, int check_output, uint64_t secret);
+/* The work for tl_bench_interleaved(). */
+tl_bench_work tl_timed_transpose_work(tl_timed_transpose *t);
+/* One sample by hand: prepare, run, check. */
+void tl_timed_transpose_once(tl_timed_transpose *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

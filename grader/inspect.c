@@ -1,0 +1,925 @@
+/*
+ * inspect.c — the static checks of a lab file, before it is linked into the
+ * grader's harness. An allow-list, not a deny-list: a lab file may call only
+ * what nvcc's launch code, the error checks and math functions need, and may
+ * include only its public headers; everything else is refused by name.
+ *
+ *   build/tools/inspect [--object student.o] [--ptx student.ptx]
+ *                       [--deps student.d --source student.cu...] [--public PATH]...
+ *                       [--cuda-home DIR] [--system DIR]... [--allow PATTERN]... [--rubric FILE]
+ *
+ *   --object FILE    the file as nvcc -c compiled it (a host ELF64 relocatable). Checks
+ *                    that every undefined symbol is on the allow-list (calls:), that atexit
+ *                    is called only from nvcc's own registration function (calls:), and that
+ *                    nothing runs before or after main but that function (startup:).
+ *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
+ *                    CUTLASS, ... compiled into it, and no device-side call but printf and
+ *                    assert (ptx:).
+ *   --deps FILE      make-style dependencies of the file (nvcc -M, or -MD -MF): each must be
+ *   --source FILE    the file itself, a --public header, under the toolkit's include folders
+ *                    or a system folder (includes:). Relative paths in FILE are read from the
+ *                    current folder: run inspect where nvcc ran. --source may repeat: a copy
+ *                    compiled under `#line 1 "original.cu"` lists both paths as dependencies.
+ *   --public PATH    a header the lab file may include; a folder allows every file under it.
+ *   --cuda-home DIR  the toolkit: DIR/include and DIR/targets/(any)/include are allowed
+ *                    (default $CUDA_HOME, else /usr/local/cuda).
+ *   --system DIR     one more system header folder (always: /usr/include, /usr/lib/gcc).
+ *   --allow PATTERN  one more undefined symbol a lab file may have, a shell pattern
+ *                    ("cudaMemset*"), beside the built-in list (allowed_calls below).
+ *   --rubric FILE    the lab's rubric: its `allowed_calls PATTERN...` line, when it has one,
+ *                    adds patterns as --allow does.
+ *   --source, --public, --system, --allow and --rubric may repeat; at least one of --object,
+ *   --ptx, --deps is needed.
+ *
+ * Output: one finding per line on stdout, `KIND: NAME: sentence`, KIND one of includes,
+ * ptx, startup, calls (in that order: causes first); NAME a symbol, a library or a
+ * path, never holding ": ".
+ * Nothing at all when the file is clean.
+ * Exit status: 0 clean, 1 something is not allowed, 2 cannot run (why, on stderr).
+ */
+#define _DEFAULT_SOURCE   /* realpath, strdup, open_memstream */
+#include <elf.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_CLEAN = 0, EXIT_REFUSED = 1, EXIT_CANNOT_RUN = 2 };
+
+/* ---- the allow-list: data ------------------------------------------------ */
+
+/* Undefined symbols a lab file may have, as shell patterns. Measured with nvcc
+ * 13.0 (-O3 -lineinfo -std=c++17) on every solution and skeleton; the rest is
+ * what a launch function legitimately calls. A rubric extends it
+ * (allowed_calls), never shrinks it. */
+static const char *const allowed_calls[] = {
+    /* nvcc's generated registration and launch code */
+    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+    "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaPushCallConfiguration",
+    "__cudaPopCallConfiguration", "__cudaLaunchKernel", "__cudaGetKernel", "__cudaInitModule",
+    /* what g++ emits on its own: guards of function statics (nvcc's launch stubs
+     * have one), unwinding, the stack protector, struct copies */
+    "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__gxx_personality_v0",
+    "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch", "__cxa_call_terminate",
+    "_ZSt9terminatev", "__stack_chk_fail", "memcpy", "memmove", "memset",
+    /* a host assert() that fails crashes its own test, which the grader reports */
+    "__assert_fail",
+    /* data, not calls: what registers through __dso_handle (__cxa_atexit) is refused */
+    "__dso_handle", "_GLOBAL_OFFSET_TABLE_",
+    /* the CUDA runtime calls a launch legitimately makes */
+    "cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceSynchronize", "cudaStreamSynchronize",
+    "cudaGetErrorString", "cudaGetErrorName", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
+    "cudaFuncSetCacheConfig", "cudaOccupancy*", "cudaGetDevice", "cudaDeviceGetAttribute",
+    "cudaGetDeviceProperties*", "cudaLaunchKernel*",
+    /* the kit's own checks (common/check.h) */
+    "tl_check_cuda", "tl_host_floats",
+    /* atexit is checked apart: only nvcc's registration function may call it */
+};
+
+/* libm functions a launch may call on the host: each in double, float (f)
+ * and long double (l). */
+static const char *const allowed_math[] = {
+    "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
+    "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "erf", "erfc", "tgamma", "lgamma", "fabs", "fmin", "fmax", "fma", "fmod", "fdim",
+    "remainder", "floor", "ceil", "round", "lround", "llround", "trunc", "rint", "lrint",
+    "llrint", "nearbyint", "copysign", "ldexp", "frexp", "modf", "scalbn", "ilogb", "logb",
+};
+
+/* nvcc's static initialiser: registers the file's kernels, then its
+ * unregistration with atexit. The one constructor a lab file may have. */
+#define NVCC_STATIC_INIT "_ZL24__sti____cudaRegisterAllv"
+
+/* Why a refused symbol is refused, and what to do instead; the first row whose
+ * patterns (space-separated) match wins. Only the wording: what is allowed is
+ * allowed_calls alone. */
+#define NEXT_KERNEL "do the work in a kernel of your own, launched from the launch function"
+static const struct refusal {
+    const char *patterns, *why, *next;
+} refusals[] = {
+    {"dlopen dlmopen dlsym dlvsym dlclose dlerror dladdr* dlinfo",
+     "loads code at run time (a library reached through dlopen is still a library)", NEXT_KERNEL},
+    {"cublas*", "calls cuBLAS", NEXT_KERNEL},
+    {"cusparse*", "calls cuSPARSE", NEXT_KERNEL},
+    {"cufft*", "calls cuFFT", NEXT_KERNEL},
+    {"cusolver*", "calls cuSOLVER", NEXT_KERNEL},
+    {"curand*", "calls cuRAND", NEXT_KERNEL},
+    {"npp*", "calls NPP", NEXT_KERNEL},
+    {"nvrtc* nvJitLink* nvPTXCompiler*", "compiles code at run time", NEXT_KERNEL},
+    {"cudnn* cutensor*", "calls a CUDA library", NEXT_KERNEL},
+    {"cudaMemcpy*", "copies memory with the CUDA runtime instead of a kernel of yours", NEXT_KERNEL},
+    {"cudaMemset*", "fills memory with the CUDA runtime instead of a kernel of yours", NEXT_KERNEL},
+    {"cudaMalloc* cudaFree* cudaHostAlloc cudaHostRegister cudaMemPool* cudaMallocAsync",
+     "allocates or frees memory: no lab needs scratch memory (lab 5's transpose works in place)",
+     "work in the buffers the launch function is given"},
+    {"cuda*", "is a CUDA runtime call that a launch does not need",
+     "call only what launching and checking a kernel needs (cudaGetLastError, cudaDeviceSynchronize, ...)"},
+    {"cu[A-Z]*", "calls the CUDA driver API", NEXT_KERNEL},
+    {"fork vfork clone* exec* system popen posix_spawn*", "starts another program",
+     "remove it: a lab file only launches its kernels"},
+    {"open open64 openat* creat* fopen* freopen* fdopen fileno write writev pwrite* fwrite read readv "
+     "pread* fread fputs fputc fflush fclose close dup* unlink* remove rename* mkdir*",
+     "reads or writes files", "remove it: a lab file only launches its kernels"},
+    {"syscall ptrace prctl ioctl", "makes a raw system call", "remove it: a lab file only launches its kernels"},
+    {"signal sigaction sigprocmask raise kill alarm setitimer", "handles or sends signals",
+     "remove it: a lab file only launches its kernels"},
+    {"mmap* munmap mprotect mremap madvise", "maps memory or changes its protection",
+     "remove it: a lab file only launches its kernels"},
+    {"getenv secure_getenv setenv unsetenv putenv clearenv",
+     "reads or changes environment variables (the grader's settings)",
+     "remove it: a lab file only launches its kernels"},
+    {"pthread_* thrd_* _ZNSt6thread*", "starts or manages threads", "remove it: a lab file only launches its kernels"},
+    {"exit _exit _Exit abort quick_exit", "ends the process, so the grader would lose the test's result",
+     "return from the launch function instead"},
+    {"atexit at_quick_exit on_exit __cxa_atexit __cxa_thread_atexit*",
+     "registers code that runs when the program ends, outside the launch function (a destructor of a "
+     "global or static object does this too)",
+     "do all the work inside the launch function, and keep no objects with destructors"},
+    {"malloc calloc realloc free aligned_alloc posix_memalign _Znw* _Zna* _Zdl* _Zda*",
+     "allocates or frees host memory (malloc, new, a std container): a launch function needs none",
+     "keep launch parameters in plain variables"},
+    {"printf puts putchar vprintf __printf_chk __fprintf_chk _ZSt4cout _ZSt4cerr _ZNSo* _ZStlsI*",
+     "prints from the host: the grader's output is its own",
+     "remove the print before you grade (printf inside a kernel is fine)"},
+};
+
+/* Device-side calls a kernel may make without -rdc: printf and assert. */
+static const char *const allowed_device_calls[] = {"vprintf", "__assertfail"};
+
+/* Namespaces of device libraries, as they appear in mangled names. */
+static const struct library {
+    const char *ns, *name;
+} libraries[] = {
+    {"thrust", "thrust"}, {"cub", "CUB"}, {"cutlass", "CUTLASS"}, {"cute", "CuTe (CUTLASS)"},
+    {"cublasdx", "cuBLASDx"}, {"cufftdx", "cuFFTDx"}, {"cusolverdx", "cuSOLVERDx"}, {"curanddx", "cuRANDDx"},
+};
+
+/* Always-allowed system header folders: the C and C++ libraries, gcc's own. */
+static const char *const system_dirs[] = {"/usr/include", "/usr/lib/gcc"};
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static int findings;
+/* Findings wait here and are printed only when every check ran: an input
+ * that cannot be read gives exit 2 and no half list. */
+static char *found_text;
+static size_t found_size;
+static FILE *found;
+
+static void finding(const char *kind, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void finding(const char *kind, const char *name, const char *fmt, ...)
+{
+    fprintf(found, "%s: %s: ", kind, name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(found, fmt, ap);
+    va_end(ap);
+    fputc('\n', found);
+    findings++;
+}
+
+static void cannot_run(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void cannot_run(const char *fmt, ...)
+{
+    fputs("inspect: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_CANNOT_RUN);
+}
+
+typedef struct {
+    const char **items;
+    size_t n, cap;
+} list;
+
+static void list_add(list *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->items = realloc(l->items, l->cap * sizeof *l->items);
+        if (!l->items)
+            cannot_run("out of memory");
+    }
+    l->items[l->n++] = s;
+}
+
+static int list_has(const list *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->items[i], s))
+            return 1;
+    return 0;
+}
+
+/* The whole file, NUL-terminated; exits 2 when it cannot be read. */
+static char *read_whole(const char *path, const char *what, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        cannot_run("cannot read %s %s: %s", what, path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = realloc(buf, (cap *= 2) + 1);
+    }
+    if (!buf)
+        cannot_run("out of memory reading %s", path);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed)
+        cannot_run("cannot read %s %s: read error", what, path);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Whether `name` matches one of the space-separated shell patterns. */
+static int matches_any(const char *patterns, const char *name)
+{
+    char pattern[64];
+    for (const char *p = patterns; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len > 0 && len < sizeof pattern) {
+            memcpy(pattern, p, len);
+            pattern[len] = '\0';
+            if (fnmatch(pattern, name, 0) == 0)
+                return 1;
+        }
+        p += len;
+        p += strspn(p, " ");
+    }
+    return 0;
+}
+
+/* libstdc++'s demangler: students read C++ names, not mangled ones. */
+extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+
+/* What to call a symbol in a sentence: demangled, cut to a readable length. */
+static const char *readable(const char *symbol)
+{
+    static char buf[160];
+    if (!strncmp(symbol, "_GLOBAL__sub_I", 14))
+        return "the initialiser of a global object (its constructor, or its destructor's registration)";
+    if (!strncmp(symbol, "_GLOBAL__sub_D", 14))
+        return "the destructor of a global object";
+    int status = -1;
+    char *demangled = strncmp(symbol, "_Z", 2) ? NULL : __cxa_demangle(symbol, NULL, NULL, &status);
+    const char *text = status == 0 && demangled ? demangled : symbol;
+    if (strlen(text) < sizeof buf)
+        snprintf(buf, sizeof buf, "%s", text);
+    else
+        snprintf(buf, sizeof buf, "%.*s...", (int)sizeof buf - 4, text);
+    free(demangled);
+    return buf;
+}
+
+/* The compiler names a file's global initialiser after the (temporary) file:
+ * the finding names it without that part, so it reads the same every run. */
+static const char *stable_name(const char *symbol)
+{
+    if (!strncmp(symbol, "_GLOBAL__sub_I", 14))
+        return "_GLOBAL__sub_I";
+    if (!strncmp(symbol, "_GLOBAL__sub_D", 14))
+        return "_GLOBAL__sub_D";
+    return symbol;
+}
+
+/* ---- the object file (ELF64, read with <elf.h>) ---------------------------- */
+
+typedef struct {
+    const char *path;
+    unsigned char *data;
+    size_t size;
+    const Elf64_Shdr *sections;
+    size_t nsections;
+    const char *section_names;
+    size_t section_names_size;
+    const Elf64_Sym *symbols;
+    size_t nsymbols, symtab_index;
+    const char *names;
+    size_t names_size;
+} elf_object;
+
+/* A section's bytes, or NULL when it has none in the file or they lie outside it. */
+static const unsigned char *section_bytes(const elf_object *o, size_t index, size_t *size)
+{
+    const Elf64_Shdr *s = &o->sections[index];
+    if (s->sh_type == SHT_NOBITS || s->sh_offset > o->size || s->sh_size > o->size - s->sh_offset)
+        return NULL;
+    *size = s->sh_size;
+    return o->data + s->sh_offset;
+}
+
+static const char *string_at(const char *table, size_t size, size_t offset)
+{
+    if (!table || offset >= size || !memchr(table + offset, '\0', size - offset))
+        return "";
+    return table + offset;
+}
+
+static const char *section_name(const elf_object *o, size_t index)
+{
+    return string_at(o->section_names, o->section_names_size, o->sections[index].sh_name);
+}
+
+static const char *symbol_name(const elf_object *o, size_t index)
+{
+    return index < o->nsymbols ? string_at(o->names, o->names_size, o->symbols[index].st_name) : "";
+}
+
+static void elf_load(elf_object *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->data = (unsigned char *)read_whole(path, "the object file", &o->size);
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o->data;
+    if (o->size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+        cannot_run("%s is not an ELF object file: pass the .o that nvcc -c wrote", path);
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_type != ET_REL)
+        cannot_run("%s is not a 64-bit little-endian relocatable object: pass the .o that nvcc -c wrote "
+                   "(not a linked program or library)", path);
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > o->size || eh->e_shoff % 8)
+        cannot_run("%s has no readable section table: is it truncated? Compile it again", path);
+    o->sections = (const Elf64_Shdr *)(o->data + eh->e_shoff);
+    o->nsections = eh->e_shnum;
+    if (o->nsections == 0 && o->size - eh->e_shoff >= sizeof(Elf64_Shdr))
+        o->nsections = o->sections[0].sh_size;   /* more than SHN_LORESERVE sections */
+    if (o->nsections == 0 || o->nsections > (o->size - eh->e_shoff) / sizeof(Elf64_Shdr))
+        cannot_run("%s has no readable section table: is it truncated? Compile it again", path);
+    size_t names_index = eh->e_shstrndx == SHN_XINDEX ? o->sections[0].sh_link : eh->e_shstrndx;
+    size_t size;
+    if (names_index < o->nsections && section_bytes(o, names_index, &size)) {
+        o->section_names = (const char *)section_bytes(o, names_index, &size);
+        o->section_names_size = size;
+    }
+    for (size_t i = 0; i < o->nsections; i++) {
+        if (o->sections[i].sh_type != SHT_SYMTAB)
+            continue;
+        const unsigned char *bytes = section_bytes(o, i, &size);
+        size_t link = o->sections[i].sh_link;
+        size_t names_size;
+        const unsigned char *names = link < o->nsections ? section_bytes(o, link, &names_size) : NULL;
+        if (!bytes || !names || (uintptr_t)bytes % 8)
+            cannot_run("%s has a symbol table that cannot be read: is it truncated? Compile it again", path);
+        o->symbols = (const Elf64_Sym *)bytes;
+        o->nsymbols = size / sizeof(Elf64_Sym);
+        o->symtab_index = i;
+        o->names = (const char *)names;
+        o->names_size = names_size;
+    }
+    if (!o->symbols)
+        cannot_run("%s has no symbol table (stripped?): pass the .o exactly as nvcc -c wrote it", path);
+}
+
+/* Calls `visit` for every relocation that applies to section `target`
+ * (every section when target is (size_t)-1). */
+typedef void (*relocation_visitor)(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx);
+static void each_relocation(const elf_object *o, size_t target, relocation_visitor visit, void *ctx)
+{
+    for (size_t i = 0; i < o->nsections; i++) {
+        const Elf64_Shdr *s = &o->sections[i];
+        if (s->sh_type == SHT_REL && s->sh_link == o->symtab_index)
+            cannot_run("%s has REL relocations (no addends): inspect reads x86-64 and AArch64 objects, "
+                       "which use RELA; compile for one of them", o->path);
+        if (s->sh_type != SHT_RELA || s->sh_link != o->symtab_index)
+            continue;
+        if (target != (size_t)-1 && s->sh_info != target)
+            continue;
+        size_t size;
+        const unsigned char *bytes = section_bytes(o, i, &size);
+        if (!bytes || (uintptr_t)bytes % 8)
+            cannot_run("%s has a relocation section that cannot be read: compile it again", o->path);
+        for (size_t k = 0; k < size / sizeof(Elf64_Rela); k++)
+            visit(o, s->sh_info, (const Elf64_Rela *)bytes + k, ctx);
+    }
+}
+
+/* nvcc's static initialiser, or NULL when the file has none. */
+static const Elf64_Sym *nvcc_static_init(const elf_object *o)
+{
+    for (size_t i = 1; i < o->nsymbols; i++)
+        if (ELF64_ST_TYPE(o->symbols[i].st_info) == STT_FUNC && o->symbols[i].st_shndx != SHN_UNDEF &&
+            !strcmp(symbol_name(o, i), NVCC_STATIC_INIT))
+            return &o->symbols[i];
+    return NULL;
+}
+
+/* The function a relocation points at: its symbol's name, or for a section
+ * symbol the function defined at that offset of the section. */
+static const char *relocation_target(const elf_object *o, const Elf64_Rela *r)
+{
+    size_t index = ELF64_R_SYM(r->r_info);
+    if (index >= o->nsymbols)
+        return "(a bad symbol index)";
+    const Elf64_Sym *sym = &o->symbols[index];
+    if (ELF64_ST_TYPE(sym->st_info) != STT_SECTION)
+        return symbol_name(o, index);
+    for (size_t i = 1; i < o->nsymbols; i++) {
+        const Elf64_Sym *f = &o->symbols[i];
+        if (ELF64_ST_TYPE(f->st_info) == STT_FUNC && f->st_shndx == sym->st_shndx &&
+            f->st_value == (Elf64_Addr)r->r_addend)
+            return symbol_name(o, i);
+    }
+    return sym->st_shndx < o->nsections ? section_name(o, sym->st_shndx) : "(an unnamed section)";
+}
+
+/* ---- check 1: undefined symbols ------------------------------------------ */
+
+static int is_allowed_call(const char *name, const list *extra)
+{
+    for (size_t i = 0; i < sizeof allowed_calls / sizeof *allowed_calls; i++)
+        if (fnmatch(allowed_calls[i], name, 0) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof allowed_math / sizeof *allowed_math; i++) {
+        size_t len = strlen(allowed_math[i]);
+        if (!strncmp(name, allowed_math[i], len) && (!name[len] || !strcmp(name + len, "f") || !strcmp(name + len, "l")))
+            return 1;
+    }
+    for (size_t i = 0; i < extra->n; i++)
+        if (fnmatch(extra->items[i], name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+struct atexit_scan {
+    const Elf64_Sym *init;
+    int outside;   /* references to atexit outside nvcc's static initialiser */
+};
+
+static void count_atexit_outside_init(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
+{
+    struct atexit_scan *scan = ctx;
+    if (strcmp(symbol_name(o, ELF64_R_SYM(r->r_info)), "atexit") != 0)
+        return;
+    const Elf64_Sym *init = scan->init;
+    int inside = init && target == init->st_shndx && r->r_offset >= init->st_value &&
+                 r->r_offset < init->st_value + init->st_size;
+    scan->outside += !inside;
+}
+
+/* nvcc's static initialiser calls atexit to unregister the file's kernels;
+ * any other reference to it registers the student's own code. */
+static int atexit_only_from_nvcc(const elf_object *o)
+{
+    struct atexit_scan scan = {nvcc_static_init(o), 0};
+    each_relocation(o, (size_t)-1, count_atexit_outside_init, &scan);
+    return scan.outside == 0;
+}
+
+static void refuse_call(const char *name, const char *context)
+{
+    const char *why = "is not on the allow-list of a lab file (nvcc's launch code, CUDA error checks, math functions)";
+    const char *next = NEXT_KERNEL;
+    for (size_t i = 0; i < sizeof refusals / sizeof *refusals; i++)
+        if (matches_any(refusals[i].patterns, name)) {
+            why = refusals[i].why;
+            next = refusals[i].next;
+            break;
+        }
+    finding("calls", name, "%s%s %s: not allowed in a lab file. Next: %s.", readable(name), context, why, next);
+}
+
+static void check_calls(const elf_object *o, const list *extra)
+{
+    list seen = {0};
+    for (size_t i = 1; i < o->nsymbols; i++) {
+        const Elf64_Sym *sym = &o->symbols[i];
+        int bind = ELF64_ST_BIND(sym->st_info);
+        const char *name = symbol_name(o, i);
+        if (sym->st_shndx != SHN_UNDEF || !*name || (bind != STB_GLOBAL && bind != STB_WEAK) || list_has(&seen, name))
+            continue;
+        list_add(&seen, name);
+        if (is_allowed_call(name, extra))
+            continue;
+        if (!strcmp(name, "atexit")) {
+            if (!atexit_only_from_nvcc(o))
+                refuse_call(name, " (called outside nvcc's own registration code)");
+            continue;
+        }
+        refuse_call(name, "");
+    }
+    free(seen.items);
+}
+
+/* ---- check 2: code that runs before or after main -------------------------- */
+
+enum when { BEFORE_MAIN, AFTER_MAIN };
+
+static int startup_section(const char *name, unsigned type, enum when *when)
+{
+    static const char *const before[] = {".init_array", ".ctors", ".preinit_array"};
+    static const char *const after[] = {".fini_array", ".dtors"};
+    for (size_t i = 0; i < 3; i++)
+        if (!strncmp(name, before[i], strlen(before[i])))
+            return *when = BEFORE_MAIN, 1;
+    for (size_t i = 0; i < 2; i++)
+        if (!strncmp(name, after[i], strlen(after[i])))
+            return *when = AFTER_MAIN, 1;
+    if (type == SHT_INIT_ARRAY || type == SHT_PREINIT_ARRAY)
+        return *when = BEFORE_MAIN, 1;
+    if (type == SHT_FINI_ARRAY)
+        return *when = AFTER_MAIN, 1;
+    return 0;
+}
+
+static void refuse_startup(const char *symbol, enum when when)
+{
+    finding("startup", stable_name(symbol),
+            "%s runs %s, outside the launch function (a constructor or destructor attribute, or a global "
+            "object with a constructor or destructor): code outside the launch function is not allowed. "
+            "Next: do all the work inside the launch function.",
+            readable(symbol), when == BEFORE_MAIN ? "before main" : "after main");
+}
+
+struct startup_scan {
+    enum when when;
+    const char *section;
+    int nvcc_seen;   /* nvcc's own entry: allowed once, in .init_array itself */
+};
+
+static void check_startup_entry(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
+{
+    (void)target;
+    struct startup_scan *scan = ctx;
+    const char *fn = relocation_target(o, r);
+    if (!scan->nvcc_seen && !strcmp(scan->section, ".init_array") && !strcmp(fn, NVCC_STATIC_INIT)) {
+        scan->nvcc_seen = 1;
+        return;
+    }
+    refuse_startup(fn, scan->when);
+}
+
+static void check_startup(const elf_object *o)
+{
+    struct startup_scan scan = {BEFORE_MAIN, "", 0};
+    for (size_t i = 1; i < o->nsections; i++) {
+        const char *name = section_name(o, i);
+        const Elf64_Shdr *s = &o->sections[i];
+        if ((!strcmp(name, ".init") || !strcmp(name, ".fini")) && s->sh_size > 0) {
+            /* code pasted into the program's _init or _fini */
+            refuse_startup(name, name[2] == 'n' ? BEFORE_MAIN : AFTER_MAIN);
+            continue;
+        }
+        if (!startup_section(name, s->sh_type, &scan.when))
+            continue;
+        scan.section = name;
+        each_relocation(o, i, check_startup_entry, &scan);
+    }
+    /* An ifunc resolver runs when the program is loaded, before main. */
+    for (size_t i = 1; i < o->nsymbols; i++)
+        if (ELF64_ST_TYPE(o->symbols[i].st_info) == STT_GNU_IFUNC && o->symbols[i].st_shndx != SHN_UNDEF)
+            refuse_startup(symbol_name(o, i), BEFORE_MAIN);
+}
+
+/* ---- check 3: library code in the PTX -------------------------------------- */
+
+/* The libraries (bit l: libraries[l]) whose namespaces `mangled` names as one
+ * of its source names (<length><identifier>, Itanium ABI): a CUB kernel
+ * instantiated with thrust iterators names both. Each digit run is tried as a
+ * length; a wrong try only compares a few bytes. */
+static unsigned libraries_of(const char *mangled)
+{
+    unsigned found = 0;
+    for (const char *p = mangled; *p; p++) {
+        if (*p < '0' || *p > '9' || (p > mangled && p[-1] >= '0' && p[-1] <= '9'))
+            continue;
+        char *end;
+        unsigned long len = strtoul(p, &end, 10);
+        for (size_t l = 0; l < sizeof libraries / sizeof *libraries; l++)
+            if (strlen(libraries[l].ns) == len && !strncmp(end, libraries[l].ns, len))
+                found |= 1u << l;
+    }
+    return found;
+}
+
+/* The name declared by a PTX `.entry` or `.func` line, into `name`; 0 when the
+ * line declares none. `external` says whether it is an .extern declaration. */
+static int ptx_declared(const char *line, char *name, size_t size, int *external)
+{
+    line += strspn(line, " \t");
+    if (*line != '.')
+        return 0;   /* instructions, labels, braces */
+    const char *at = NULL;
+    for (const char *p = line; (p = strstr(p, ".")); p++) {
+        if (!strncmp(p, ".entry", 6) && (p[6] == ' ' || p[6] == '\t'))
+            at = p + 6;
+        else if (!strncmp(p, ".func", 5) && (p[5] == ' ' || p[5] == '\t' || p[5] == '('))
+            at = p + 5;
+        if (at)
+            break;
+    }
+    if (!at)
+        return 0;
+    *external = strstr(line, ".extern") && strstr(line, ".extern") < at;
+    at += strspn(at, " \t");
+    if (*at == '(') {   /* the return parameter: .func (.param .b32 r) name( */
+        at = strchr(at, ')');
+        if (!at)
+            return 0;
+        at += 1 + strspn(at + 1, " \t");
+    }
+    size_t len = strcspn(at, " \t(;,\r\n");
+    if (len == 0 || len >= size)
+        return 0;
+    memcpy(name, at, len);
+    name[len] = '\0';
+    return 1;
+}
+
+static void check_ptx(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cannot_run("cannot read the PTX %s: %s", path, strerror(errno));
+    enum { NLIB = sizeof libraries / sizeof *libraries };
+    int count[NLIB] = {0};
+    char example[NLIB][104] = {{0}};
+    list seen = {0};   /* a .func may be declared before it is defined */
+    char *line = NULL, name[4096];
+    size_t cap = 0;
+    int external;
+    while (getline(&line, &cap, f) >= 0) {
+        if (!ptx_declared(line, name, sizeof name, &external) || list_has(&seen, name))
+            continue;
+        char *copy = strdup(name);
+        if (!copy)
+            cannot_run("out of memory");
+        list_add(&seen, copy);
+        unsigned found = libraries_of(name);
+        for (size_t l = 0; l < NLIB; l++)
+            if ((found >> l) & 1 && count[l]++ == 0)
+                snprintf(example[l], sizeof example[l], "%.*s%s", 96, name, strlen(name) > 96 ? "..." : "");
+        int allowed = 0;
+        for (size_t i = 0; i < sizeof allowed_device_calls / sizeof *allowed_device_calls; i++)
+            allowed |= !strcmp(name, allowed_device_calls[i]);
+        int allocates = !strcmp(name, "malloc") || !strcmp(name, "free");
+        if (external && !allowed)
+            finding("ptx", copy,
+                    "a kernel calls %s on the device%s: not allowed in a lab file (a kernel may call printf "
+                    "and assert). Next: %s.",
+                    copy, allocates ? ", which allocates scratch memory" : "",
+                    allocates ? "use shared memory or the buffers you are given" : NEXT_KERNEL);
+    }
+    int failed = ferror(f);
+    free(line);
+    fclose(f);
+    if (failed)
+        cannot_run("cannot read the PTX %s: read error", path);
+    for (size_t l = 0; l < NLIB; l++)
+        if (count[l])
+            finding("ptx", libraries[l].ns,
+                    "your compiled file holds %d kernel%s or device function%s from %s (%s): library code is "
+                    "not allowed in a lab file. Next: write the kernel yourself, without %s.",
+                    count[l], count[l] == 1 ? "" : "s", count[l] == 1 ? "" : "s", libraries[l].name, example[l],
+                    libraries[l].name);
+    for (size_t i = 0; i < seen.n; i++)
+        free((char *)seen.items[i]);
+    free(seen.items);
+}
+
+/* ---- check 4: what the file includes ------------------------------------- */
+
+/* realpath() with the cause on failure. */
+static char *resolve(const char *path, const char *what)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        cannot_run("cannot find %s %s (%s): run inspect in the folder nvcc ran in", what, path, strerror(errno));
+    return real;
+}
+
+static int under(const char *path, const char *dir)
+{
+    size_t len = strlen(dir);
+    return !strncmp(path, dir, len) && (path[len] == '/' || (len > 0 && dir[len - 1] == '/'));
+}
+
+/* Folders whose headers are allowed: the toolkit's and the system's, resolved. */
+static void allowed_dirs(list *dirs, const char *cuda_home, const list *extra_system)
+{
+    char pattern[PATH_MAX];
+    snprintf(pattern, sizeof pattern, "%s/include", cuda_home);
+    char *real = realpath(pattern, NULL);
+    if (real)
+        list_add(dirs, real);
+    snprintf(pattern, sizeof pattern, "%s/targets/*/include", cuda_home);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            if ((real = realpath(g.gl_pathv[i], NULL)))
+                list_add(dirs, real);
+        globfree(&g);
+    }
+    if (dirs->n == 0)
+        cannot_run("no CUDA include folder under %s: pass --cuda-home (or set CUDA_HOME) to the toolkit nvcc is from",
+                   cuda_home);
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
+        if ((real = realpath(system_dirs[i], NULL)))
+            list_add(dirs, real);
+    for (size_t i = 0; i < extra_system->n; i++)
+        list_add(dirs, resolve(extra_system->items[i], "the --system folder"));
+}
+
+/* The dependencies of a make rule file, unescaped ("\ " and "$$"), each once. */
+static void parse_deps(const char *text, const char *path, list *deps)
+{
+    int after_colon = 0, rules = 0;
+    char token[PATH_MAX];
+    size_t len = 0;
+    for (const char *p = text;; p++) {
+        int end_of_line = *p == '\n' || *p == '\0';
+        int continued = *p == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'));
+        if (end_of_line || continued || *p == ' ' || *p == '\t' || *p == '\r') {
+            token[len] = '\0';
+            if (len == 0) {
+            } else if (!after_colon && token[len - 1] == ':') {   /* "target:" or " : " */
+                after_colon = 1, rules++;
+            } else if (after_colon && !list_has(deps, token)) {
+                char *copy = strdup(token);
+                if (!copy)
+                    cannot_run("out of memory");
+                list_add(deps, copy);
+            }
+            len = 0;
+            if (end_of_line)
+                after_colon = 0;
+            if (!*p)
+                break;
+            if (continued)
+                p += p[1] == '\r' ? 2 : 1;
+            continue;
+        }
+        if ((*p == '\\' && p[1] == ' ') || (*p == '$' && p[1] == '$'))
+            p++;
+        if (len + 1 >= sizeof token)
+            cannot_run("%s holds a path longer than %d bytes: pass the file nvcc -M (or -MD -MF) wrote", path,
+                       PATH_MAX);
+        token[len++] = *p;
+    }
+    if (rules == 0)
+        cannot_run("%s holds no make rule: pass the file nvcc -M (or -MD -MF) wrote", path);
+}
+
+/* A path as the student knows it: relative to here when under here. */
+static const char *shown(const char *real, const char *cwd)
+{
+    return under(real, cwd) ? real + strlen(cwd) + 1 : real;
+}
+
+static void check_deps(const char *deps_path, const list *sources, const list *public_paths, const char *cuda_home,
+                       const list *extra_system)
+{
+    size_t len;
+    char *text = read_whole(deps_path, "the dependency file", &len);
+    list deps = {0}, dirs = {0}, public_real = {0}, sources_real = {0};
+    parse_deps(text, deps_path, &deps);
+    allowed_dirs(&dirs, cuda_home, extra_system);
+    for (size_t i = 0; i < public_paths->n; i++)
+        list_add(&public_real, resolve(public_paths->items[i], "the public header"));
+    for (size_t i = 0; i < sources->n; i++)
+        list_add(&sources_real, resolve(sources->items[i], "the source file"));
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        cannot_run("cannot read the current folder: %s", strerror(errno));
+    list refused = {0};
+    for (size_t i = 0; i < deps.n; i++) {
+        char *real = resolve(deps.items[i], "the dependency");
+        int allowed = list_has(&sources_real, real);
+        for (size_t k = 0; !allowed && k < public_real.n; k++)
+            allowed = !strcmp(real, public_real.items[k]) || under(real, public_real.items[k]);
+        for (size_t k = 0; !allowed && k < dirs.n; k++)
+            allowed = under(real, dirs.items[k]);
+        if (allowed || list_has(&refused, real)) {
+            free(real);
+            continue;
+        }
+        list_add(&refused, real);
+        const char *name = shown(real, cwd);
+        finding("includes", name,
+                "your file includes %s: only tilelab.h and the CUDA and system headers are allowed. "
+                "Next: remove that #include and write the code in your own file.",
+                name);
+    }
+    for (size_t i = 0; i < refused.n; i++)
+        free((char *)refused.items[i]);
+    for (size_t i = 0; i < dirs.n; i++)
+        free((char *)dirs.items[i]);
+    for (size_t i = 0; i < public_real.n; i++)
+        free((char *)public_real.items[i]);
+    for (size_t i = 0; i < deps.n; i++)
+        free((char *)deps.items[i]);
+    free(refused.items), free(dirs.items), free(public_real.items), free(deps.items);
+    for (size_t i = 0; i < sources_real.n; i++)
+        free((char *)sources_real.items[i]);
+    free(sources_real.items), free(text);
+}
+
+/* ---- the rubric's allowed_calls, the command line ------------------------- */
+
+/* Adds the patterns of the rubric's `allowed_calls` line, if it has one. */
+static void rubric_allowed_calls(const char *path, list *allow)
+{
+    size_t len;
+    char *text = read_whole(path, "the rubric", &len);   /* kept: `allow` points into it */
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        line[strcspn(line, "#")] = '\0';
+        size_t key = strcspn(line, " \t");
+        if (key != strlen("allowed_calls") || strncmp(line, "allowed_calls", key) != 0)
+            continue;
+        for (char *p = line + key; *p;) {
+            p += strspn(p, " \t\r");
+            size_t n = strcspn(p, " \t\r");
+            if (n == 0)
+                break;
+            char *pattern = p;
+            p += n;
+            if (*p)
+                *p++ = '\0';
+            list_add(allow, pattern);
+        }
+    }
+}
+
+static void usage_error(const char *what)
+{
+    cannot_run("%s. Usage: inspect [--object FILE.o] [--ptx FILE.ptx] [--deps FILE.d --source FILE.cu] "
+               "[--public PATH]... [--cuda-home DIR] [--system DIR]... [--allow PATTERN]... [--rubric FILE] "
+               "(the opening comment of grader/inspect.c says more)", what);
+}
+
+int main(int argc, char **argv)
+{
+    const char *object = NULL, *ptx = NULL, *deps = NULL, *cuda_home = getenv("CUDA_HOME");
+    list sources = {0}, public_paths = {0}, extra_system = {0}, allow = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *flag = argv[i];
+        if (i + 1 >= argc) {
+            char why[128];
+            snprintf(why, sizeof why, "%s needs a value", flag);
+            usage_error(why);
+        }
+        const char *value = argv[++i];
+        if (!strcmp(flag, "--object"))
+            object = value;
+        else if (!strcmp(flag, "--ptx"))
+            ptx = value;
+        else if (!strcmp(flag, "--deps"))
+            deps = value;
+        else if (!strcmp(flag, "--source"))
+            list_add(&sources, value);
+        else if (!strcmp(flag, "--public"))
+            list_add(&public_paths, value);
+        else if (!strcmp(flag, "--cuda-home"))
+            cuda_home = value;
+        else if (!strcmp(flag, "--system"))
+            list_add(&extra_system, value);
+        else if (!strcmp(flag, "--allow"))
+            list_add(&allow, value);
+        else if (!strcmp(flag, "--rubric"))
+            rubric_allowed_calls(value, &allow);
+        else {
+            char why[128];
+            snprintf(why, sizeof why, "unknown flag '%.64s'", flag);
+            usage_error(why);
+        }
+    }
+    if (!object && !ptx && !deps)
+        usage_error("nothing to inspect: give --object, --ptx or --deps");
+    if (deps && !sources.n)
+        usage_error("--deps needs --source, the student's file, to tell it from what it includes");
+    if (!cuda_home || !*cuda_home)
+        cuda_home = "/usr/local/cuda";
+
+    found = open_memstream(&found_text, &found_size);
+    if (!found)
+        cannot_run("out of memory");
+    /* Causes first: an included file or a library explains the calls it brings. */
+    if (deps)
+        check_deps(deps, &sources, &public_paths, cuda_home, &extra_system);
+    if (ptx)
+        check_ptx(ptx);
+    if (object) {
+        elf_object o;
+        elf_load(&o, object);
+        check_startup(&o);
+        check_calls(&o, &allow);
+        free(o.data);
+    }
+    fclose(found);
+    fputs(found_text, stdout);
+    fflush(stdout);
+    free(found_text), free(sources.items), free(public_paths.items), free(extra_system.items), free(allow.items);
+    return findings ? EXIT_REFUSED : EXIT_CLEAN;
+}

@@ -1,0 +1,21 @@
+/* Attack: a constructor runs code before main, outside the graded call; inspect must say "startup: _ZL7warm_upv:". */
+#include "tilelab.h"
+
+__global__ void transpose_padded(const float *in, float *out, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows && c < cols)
+        out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+}
+
+volatile int warmed_up;
+__attribute__((constructor)) static void warm_up(void)
+{
+    warmed_up = 1;
+}
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    dim3 block(32, 8), grid(CEIL_DIV(cols, 32), CEIL_DIV(rows, 8));
+    LAUNCH(transpose_padded, grid, block)(in, out, rows, cols);
+}

@@ -1,0 +1,22 @@
+/* Attack: a static local whose destructor is registered with __cxa_atexit and runs at exit; inspect must say "calls: __cxa_atexit:". */
+#include "tilelab.h"
+
+__global__ void transpose_padded(const float *in, float *out, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows && c < cols)
+        out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+}
+
+volatile int flushed;
+struct flush_at_exit {
+    flush_at_exit() {}
+    ~flush_at_exit() { flushed = 1; }
+};
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    static flush_at_exit flusher;
+    dim3 block(32, 8), grid(CEIL_DIV(cols, 32), CEIL_DIV(rows, 8));
+    LAUNCH(transpose_padded, grid, block)(in, out, rows, cols);
+}

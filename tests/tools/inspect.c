@@ -1,0 +1,351 @@
+/*
+ * build/tools/inspect (grader/inspect.c), the static checks of a lab file:
+ * every reference solution and skeleton is clean (exit 0); every attack in
+ * tests/submissions/static/ is refused (exit 1) with exactly the findings its
+ * opening line names; an input inspect cannot read is exit 2 with the reason;
+ * --allow and a rubric's allowed_calls extend the allow-list. Lab files are
+ * compiled as common/submission.mk compiles them (nvcc -c, -ptx, and the
+ * dependency file), each into build/tests/inspect/<name>/. Needs nvcc (CI has
+ * it), not a GPU: without nvcc those tests are skipped with the reason; the
+ * others need only gcc. Runs from the repository root, as `make tool-tests` does.
+ */
+#include <criterion/criterion.h>
+#include "tool.h"
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define INSPECT_WORK "build/tests/inspect"
+#define INSPECT "build/tools/inspect"
+/* common/toolchain.mk's NVFLAGS for the oldest GPU CUDA 13 supports: what a
+ * GPU-less CI machine builds. */
+#define NVCC_FLAGS "-arch=sm_75 -O3 -lineinfo -std=c++17 -Icommon -Igrader -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets"
+#define PUBLIC_HEADERS "--public common/tilelab.h --public common/check.h"
+
+/* The tool, built by its own fragment (the same rule the Makefile includes). */
+static void inspect_build(void)
+{
+    int status = tool_sh("mkdir -p " INSPECT_WORK " && make -s --no-print-directory -f grader/inspect.mk " INSPECT
+                         " > " INSPECT_WORK "/build.log 2>&1");
+    cr_assert_eq(status, 0, "make -f grader/inspect.mk %s exited %d:\n%s", INSPECT, status,
+                 tool_read(INSPECT_WORK "/build.log", NULL));
+}
+
+/* The toolkit as common/toolchain.mk finds it: CUDA_HOME, then PATH, then
+ * /usr/local/cuda. Skips the test when there is none. */
+static const char *cuda_home(void)
+{
+    static char home[PATH_MAX];
+    const char *env = getenv("CUDA_HOME");
+    char nvcc[PATH_MAX + 16] = "";
+    if (env && *env) {
+        snprintf(home, sizeof home, "%s", env);
+    } else {
+        FILE *p = popen("command -v nvcc 2>/dev/null", "r");
+        if (p && fgets(nvcc, sizeof nvcc, p) && strstr(nvcc, "/bin/nvcc")) {
+            *strstr(nvcc, "/bin/nvcc") = '\0';
+            snprintf(home, sizeof home, "%s", nvcc);
+        } else {
+            snprintf(home, sizeof home, "/usr/local/cuda");
+        }
+        if (p)
+            pclose(p);
+    }
+    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    if (access(nvcc, X_OK) != 0)
+        cr_skip_test("nvcc not found (CUDA_HOME, PATH, /usr/local/cuda): these tests compile lab files with it");
+    return home;
+}
+
+/* `src` compiled into INSPECT_WORK/<name>/: student.o with student.d, and student.ptx. */
+static void compile(const char *src, const char *name)
+{
+    const char *home = cuda_home();
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd,
+             "set -e; d=%s/%s; rm -rf $d; mkdir -p $d; exec > $d/compile.log 2>&1; "
+             "%s/bin/nvcc " NVCC_FLAGS " -c %s -o $d/student.o -MD -MF $d/student.d & object=$!; "
+             "%s/bin/nvcc " NVCC_FLAGS " -ptx %s -o $d/student.ptx; wait $object",
+             INSPECT_WORK, name, home, src, home, src);
+    int status = tool_sh(cmd);
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s/%s/compile.log", INSPECT_WORK, name);
+    cr_assert_eq(status, 0, "%s does not compile (exit %d):\n%s", src, status, tool_read(log, NULL));
+}
+
+/* inspect on what compile() wrote; its exit status. Findings in
+ * INSPECT_WORK/<name>/findings.txt, its stderr in errors.txt. */
+static int inspect_compiled(const char *src, const char *name)
+{
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd,
+             "d=%s/%s; " INSPECT " --object $d/student.o --ptx $d/student.ptx --deps $d/student.d --source %s "
+             PUBLIC_HEADERS " --cuda-home %s > $d/findings.txt 2> $d/errors.txt",
+             INSPECT_WORK, name, src, cuda_home());
+    return tool_sh(cmd);
+}
+
+static const char *work_file(const char *name, const char *file)
+{
+    static char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/%s", INSPECT_WORK, name, file);
+    return tool_read(path, NULL);
+}
+
+/* The one file matching `pattern` ("solutions/lab1-*\/\*.cu"). */
+static const char *lab_file(const char *pattern)
+{
+    static char path[PATH_MAX];
+    glob_t g;
+    cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "no file matches %s", pattern);
+    snprintf(path, sizeof path, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    return path;
+}
+
+/* Every finding line's "KIND: NAME:" part, one per line, in `out`. */
+static void finding_heads(const char *findings, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (const char *line = findings; *line;) {
+        const char *end = strchr(line, '\n');
+        end = end ? end : line + strlen(line);
+        const char *first = strstr(line, ": ");
+        const char *second = first && first < end ? strstr(first + 2, ": ") : NULL;
+        size_t len = second && second < end ? (size_t)(second - line) + 1 : (size_t)(end - line);
+        n += snprintf(out + n, n < size ? size - n : 0, "%.*s\n", (int)len, line);
+        line = *end ? end + 1 : end;
+    }
+}
+
+/* Whether `text` holds the line of `len` bytes at `line` (its newline included). */
+static int has_line(const char *text, const char *line, int len)
+{
+    for (const char *p = text; *p;) {
+        if (!strncmp(p, line, len))
+            return 1;
+        const char *next = strchr(p, '\n');
+        p = next ? next + 1 : p + strlen(p);
+    }
+    return 0;
+}
+
+/* A lab file inspect must pass: exit 0, no output. */
+static void expect_clean(const char *pattern, const char *name)
+{
+    inspect_build();
+    const char *src = lab_file(pattern);
+    compile(src, name);
+    int status = inspect_compiled(src, name);
+    cr_expect_eq(status, 0, "inspect refused %s (exit %d):\n%s%s", src, status, work_file(name, "findings.txt"),
+                 work_file(name, "errors.txt"));
+    cr_expect_str_empty(work_file(name, "findings.txt"), "inspect printed findings for %s", src);
+}
+
+/* A fixture inspect must refuse: exit 1 and exactly the findings `heads`
+ * ("KIND: NAME:\n" each, in inspect's order); with `at_least`, those and maybe more. */
+static void expect_refused(const char *fixture, const char *heads, int at_least)
+{
+    inspect_build();
+    char src[PATH_MAX];
+    snprintf(src, sizeof src, "tests/submissions/static/%s.cu", fixture);
+    compile(src, fixture);
+    int status = inspect_compiled(src, fixture);
+    const char *findings = work_file(fixture, "findings.txt");
+    cr_assert_eq(status, 1, "inspect on %s exited %d, not 1 (refused):\n%s%s", src, status, findings,
+                 work_file(fixture, "errors.txt"));
+    static char got[1 << 16];
+    finding_heads(findings, got, sizeof got);
+    if (at_least) {
+        for (const char *h = heads; *h; h = strchr(h, '\n') + 1) {
+            int len = (int)(strchr(h, '\n') - h + 1);
+            cr_expect(has_line(got, h, len), "inspect on %s does not say %.*s; it said:\n%s", src, len - 1, h,
+                      findings);
+        }
+    } else {
+        cr_expect_str_eq(got, heads, "inspect on %s:\nwanted\n%sgot\n%sin\n%s", src, heads, got, findings);
+    }
+    for (const char *line = findings; *line; line = strchr(line, '\n') + 1) {
+        cr_expect(strstr(line, ". Next: ") && strstr(line, ". Next: ") < strchr(line, '\n'),
+                  "a finding for %s gives no next step: %.*s", src, (int)(strchr(line, '\n') - line), line);
+        if (!strchr(line, '\n'))
+            break;
+    }
+}
+
+/* ---- every lab file the kit ships is clean ---------------------------------- */
+
+Test(inspect, lab1_solution_is_clean, .timeout = 300) { expect_clean("solutions/lab1-*/*.cu", "solution-lab1"); }
+Test(inspect, lab2_solution_is_clean, .timeout = 300) { expect_clean("solutions/lab2-*/*.cu", "solution-lab2"); }
+Test(inspect, lab3_solution_is_clean, .timeout = 300) { expect_clean("solutions/lab3-*/*.cu", "solution-lab3"); }
+Test(inspect, lab4_solution_is_clean, .timeout = 300) { expect_clean("solutions/lab4-*/*.cu", "solution-lab4"); }
+Test(inspect, lab5_solution_is_clean, .timeout = 300) { expect_clean("solutions/lab5-*/*.cu", "solution-lab5"); }
+Test(inspect, lab1_skeleton_is_clean, .timeout = 300) { expect_clean("labs/lab1-*/*.cu", "skeleton-lab1"); }
+Test(inspect, lab2_skeleton_is_clean, .timeout = 300) { expect_clean("labs/lab2-*/*.cu", "skeleton-lab2"); }
+Test(inspect, lab3_skeleton_is_clean, .timeout = 300) { expect_clean("labs/lab3-*/*.cu", "skeleton-lab3"); }
+Test(inspect, lab4_skeleton_is_clean, .timeout = 300) { expect_clean("labs/lab4-*/*.cu", "skeleton-lab4"); }
+Test(inspect, lab5_skeleton_is_clean, .timeout = 300) { expect_clean("labs/lab5-*/*.cu", "skeleton-lab5"); }
+
+/* ---- every attack is refused, by name ------------------------------------ */
+
+Test(inspect, cublas_through_dlopen_is_refused, .timeout = 300)
+{
+    expect_refused("dlopen_cublas", "calls: dlopen:\ncalls: dlsym:\n", 0);
+}
+
+/* Its kernels are CUB's, instantiated with thrust's iterators: both are named.
+ * What thrust's host side calls (exceptions, strings, getenv, dlopen) follows. */
+Test(inspect, a_thrust_transpose_is_refused, .timeout = 300)
+{
+    expect_refused("thrust_transpose", "ptx: thrust:\nptx: cub:\ncalls: dlopen:\n", 1);
+}
+
+Test(inspect, an_included_reference_solution_is_refused, .timeout = 300)
+{
+    expect_refused("include_reference", "includes: solutions/lab3-padding/transpose.cu:\n", 0);
+}
+
+Test(inspect, a_constructor_is_refused, .timeout = 300)
+{
+    expect_refused("constructor", "startup: _ZL7warm_upv:\n", 0);
+}
+
+Test(inspect, a_global_object_with_a_destructor_is_refused, .timeout = 300)
+{
+    expect_refused("destructor_global", "startup: _GLOBAL__sub_I:\ncalls: __cxa_atexit:\n", 0);
+}
+
+Test(inspect, a_static_local_with_a_destructor_is_refused, .timeout = 300)
+{
+    expect_refused("destructor_static_local", "calls: __cxa_atexit:\n", 0);
+}
+
+/* nvcc's own atexit (in every clean file above) passes; the launch's does not. */
+Test(inspect, atexit_in_the_launch_is_refused, .timeout = 300)
+{
+    expect_refused("atexit_call", "calls: atexit:\n", 0);
+}
+
+Test(inspect, cuda_malloc_scratch_is_refused, .timeout = 300)
+{
+    expect_refused("cuda_malloc_scratch", "calls: cudaMalloc:\ncalls: cudaFree:\n", 0);
+}
+
+Test(inspect, writing_a_file_is_refused, .timeout = 300)
+{
+    expect_refused("syscall_write", "calls: fopen:\ncalls: fileno:\ncalls: write:\n", 0);
+}
+
+Test(inspect, exit_in_the_launch_is_refused, .timeout = 300)
+{
+    expect_refused("exit_in_launch", "calls: exit:\n", 0);
+}
+
+/* ---- without nvcc: inputs it cannot read, the allow-list's extensions -------- */
+
+/* Exit 2, nothing on stdout, one line on stderr holding `cause`. */
+static void expect_cannot_run(const char *args, const char *cause)
+{
+    inspect_build();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, INSPECT " %s > " INSPECT_WORK "/out.txt 2> " INSPECT_WORK "/err.txt", args);
+    int status = tool_sh(cmd);
+    const char *err = tool_read(INSPECT_WORK "/err.txt", NULL);
+    cr_expect_eq(status, 2, "inspect %s exited %d, not 2:\n%s", args, status, err);
+    cr_expect_eq(tool_lines(err), 1, "inspect %s: not one line on stderr:\n%s", args, err);
+    cr_expect_not_null(strstr(err, cause), "inspect %s does not say \"%s\":\n%s", args, cause, err);
+    cr_expect_str_empty(tool_read(INSPECT_WORK "/out.txt", NULL), "inspect %s printed findings", args);
+}
+
+Test(inspect, what_it_cannot_read_is_exit_2_with_the_reason)
+{
+    expect_cannot_run("", "nothing to inspect");
+    expect_cannot_run("--object " INSPECT_WORK "/no-such.o", "cannot read the object file");
+    expect_cannot_run("--object grader/inspect.c", "is not an ELF object file");
+    expect_cannot_run("--ptx " INSPECT_WORK "/no-such.ptx", "cannot read the PTX");
+    expect_cannot_run("--deps grader/inspect.mk", "--deps needs --source");
+    cr_assert_eq(tool_sh("echo 'no rule here' > " INSPECT_WORK "/no-rule.d"), 0);
+    expect_cannot_run("--deps " INSPECT_WORK "/no-rule.d --source labs/lab1-naive-transpose/transpose.cu",
+                      "holds no make rule");
+    expect_cannot_run("--object", "--object needs a value");
+    expect_cannot_run("--objects x.o", "unknown flag '--objects'");
+}
+
+/* A gcc object that calls exit and getenv: refused by name, then allowed by
+ * --allow patterns or the rubric's allowed_calls line. */
+Test(inspect, allow_and_a_rubric_extend_the_allow_list)
+{
+    inspect_build();
+    int status = tool_sh("cd " INSPECT_WORK " && printf '%s\\n' '#include <stdlib.h>' "
+                         "'void launch_transpose(void) { if (getenv(\"X\")) exit(0); }' > exits.c && "
+                         "gcc -O2 -c exits.c -o exits.o && "
+                         "printf 'id lab9\\nallowed_calls   exit get*   # this lab may\\n' > lab9.rubric");
+    cr_assert_eq(status, 0, "cannot build the gcc object");
+    status = tool_sh(INSPECT " --object " INSPECT_WORK "/exits.o > " INSPECT_WORK "/exits.txt 2>&1");
+    const char *out = tool_read(INSPECT_WORK "/exits.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    static char heads[4096];
+    finding_heads(out, heads, sizeof heads);
+    cr_expect(!strcmp(heads, "calls: getenv:\ncalls: exit:\n") || !strcmp(heads, "calls: exit:\ncalls: getenv:\n"),
+              "wanted calls: exit and getenv, got:\n%s", out);
+
+    status = tool_sh(INSPECT " --object " INSPECT_WORK "/exits.o --allow exit --allow 'get*' > " INSPECT_WORK
+                     "/allowed.txt 2>&1");
+    cr_expect_eq(status, 0, "--allow did not allow them (exit %d):\n%s", status,
+                 tool_read(INSPECT_WORK "/allowed.txt", NULL));
+    status = tool_sh(INSPECT " --object " INSPECT_WORK "/exits.o --rubric " INSPECT_WORK "/lab9.rubric > "
+                     INSPECT_WORK "/rubric.txt 2>&1");
+    cr_expect_eq(status, 0, "the rubric's allowed_calls did not allow them (exit %d):\n%s", status,
+                 tool_read(INSPECT_WORK "/rubric.txt", NULL));
+}
+
+/* Library kernels and device-side malloc in PTX; printf (vprintf) is fine.
+ * A kernel of the student's own whose name merely contains "cub" is not a library's. */
+Test(inspect, ptx_names_library_kernels_and_device_malloc)
+{
+    inspect_build();
+    FILE *f = fopen(INSPECT_WORK "/library.ptx", "w");
+    cr_assert_not_null(f);
+    fputs(".version 9.0\n.target sm_75\n.address_size 64\n"
+          ".extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0\n);\n"
+          ".extern .func  (.param .b64 func_retval0) malloc\n(\n\t.param .b64 malloc_param_0\n);\n"
+          ".visible .entry _ZN7cutlass6KernelINS_4gemmEEEvNT_6ParamsE(\n\t.param .b64 p\n)\n{\n\tret;\n}\n"
+          ".visible .entry _Z9cube_rootPKfPfi(\n\t.param .b64 p\n)\n{\n\tcall.uni (retval0), vprintf, (a, b);\n}\n",
+          f);
+    fclose(f);
+    int status = tool_sh(INSPECT " --ptx " INSPECT_WORK "/library.ptx > " INSPECT_WORK "/library.txt 2>&1");
+    const char *out = tool_read(INSPECT_WORK "/library.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    static char heads[4096];
+    finding_heads(out, heads, sizeof heads);
+    cr_expect_str_eq(heads, "ptx: malloc:\nptx: cutlass:\n", "wanted ptx: malloc and cutlass, got:\n%s", out);
+}
+
+/* A kit header that is not public (grader/hidden.h) is refused; the public
+ * ones, the file itself, system and toolkit headers are not. */
+Test(inspect, only_public_toolkit_and_system_headers_may_be_included)
+{
+    inspect_build();
+    int status = tool_sh("mkdir -p " INSPECT_WORK "/toolkit/include && cd " INSPECT_WORK " && "
+                         "touch toolkit/include/cuda_runtime.h && "
+                         "printf 'x.o : ../../../labs/lab1-naive-transpose/transpose.cu \\\\\\n"
+                         " ../../../common/tilelab.h /usr/include/stdio.h toolkit/include/cuda_runtime.h \\\\\\n"
+                         " ../../../grader/hidden.h ../../../common/check.h\\n../../../common/check.h:\\n' > hidden.d");
+    cr_assert_eq(status, 0);
+    status = tool_sh("cd " INSPECT_WORK " && ../../tools/inspect --deps hidden.d --source "
+                     "../../../labs/lab1-naive-transpose/transpose.cu --public ../../../common/tilelab.h "
+                     "--public ../../../common/check.h --cuda-home toolkit > hidden.txt 2>&1");
+    const char *out = tool_read(INSPECT_WORK "/hidden.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    static char heads[4096];
+    finding_heads(out, heads, sizeof heads);
+    /* The path as seen from where inspect ran: outside it, absolute. */
+    char want[PATH_MAX + 32], cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(want, sizeof want, "includes: %s/grader/hidden.h:\n", cwd);
+    cr_expect_str_eq(heads, want, "got:\n%s", out);
+}

@@ -1,0 +1,314 @@
+/* Structure per kernel from nvcc's PTX (grader/ptx.h), on PTX of the kit's
+ * own files (tests/fixtures/ptx/README.md) and a few hand-written snippets. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "ptx.h"
+
+#define PTX_DIR "tests/fixtures/ptx/"
+
+static ptx_module module;
+
+static void load(const char *name)
+{
+    char err[512] = "";
+    cr_assert_eq(ptx_read_file(name, &module, err, sizeof err), 0, "%s", err);
+}
+
+static void unload(void)
+{
+    ptx_free(&module);
+}
+
+/* The kernel ncu names, and what it does. */
+static ptx_kernel_stats kernel(const char *ncu_name)
+{
+    char err[4096] = "";
+    const ptx_function *f = ptx_find_kernel(&module, ncu_name, err, sizeof err);
+    cr_assert_not_null(f, "%s", err);
+    ptx_kernel_stats s;
+    ptx_kernel_stats_of(&module, f, &s);
+    return s;
+}
+
+static int structure(const ptx_kernel_stats *s, int n)
+{
+    char why[1024];
+    return ptx_uses_shared_and_barrier(s, n, why, sizeof why);
+}
+
+#define MATMUL_ARGS "(const float *, const float *, float *, int, int, int)"
+
+/* ---- labs 1-3: shared memory and a barrier, per kernel ---------------------- */
+
+Test(ptx, lab1_reference_has_no_shared_memory)
+{
+    load(PTX_DIR "lab1.ptx");
+    ptx_kernel_stats s = kernel("transpose_naive(const float *, float *, int, int)");
+    cr_expect_eq(s.n_used, 0);
+    cr_expect_eq(s.shared_ld + s.shared_st + s.shared_atom, 0);
+    cr_expect_eq(s.barriers, 0);
+    cr_expect_not(structure(&s, 1));
+    unload();
+}
+
+Test(ptx, lab2_reference_tile_and_barrier)
+{
+    load(PTX_DIR "lab2.ptx");
+    ptx_kernel_stats s = kernel("transpose_tiled(const float *, float *, int, int)");
+    cr_expect_eq(s.n_used, 1);
+    cr_expect_eq(s.static_bytes, 32 * 32 * 4);
+    cr_expect_eq(s.shared_st, 4, "32x8 threads store 4 elements each: %d", s.shared_st);
+    cr_expect_eq(s.shared_ld, 4);
+    cr_expect_eq(s.barriers, 1);
+    cr_expect_eq(s.barriers_in_loops, 0, "the 4-step row loops are unrolled");
+    cr_expect(structure(&s, 1));
+    unload();
+}
+
+Test(ptx, lab3_reference_padded_tile)
+{
+    load(PTX_DIR "lab3.ptx");
+    ptx_kernel_stats s = kernel("transpose_padded(const float *, float *, int, int)");
+    cr_expect_eq(s.static_bytes, 32 * 33 * 4, "a 32x33 tile: %ld B", s.static_bytes);
+    cr_expect_eq(s.barriers, 1);
+    cr_expect(structure(&s, 1));
+    unload();
+}
+
+/* The exploit: a naive kernel launched beside a tiled one never launched. */
+Test(ptx, the_launched_naive_kernel_has_no_shared_memory_beside_an_unlaunched_tiled_one)
+{
+    load(PTX_DIR "unlaunched_tiled_kernel.ptx");
+    ptx_kernel_stats naive = kernel("transpose_naive(const float *, float *, int, int)");
+    cr_expect_eq(naive.n_used, 0);
+    cr_expect_eq(naive.shared_ld + naive.shared_st, 0);
+    cr_expect_eq(naive.barriers, 0);
+    char why[1024];
+    cr_expect_not(ptx_uses_shared_and_barrier(&naive, 1, why, sizeof why));
+    cr_expect(strstr(why, "transpose_naive has no shared loads or stores and no barrier"), "%s", why);
+    /* Judged on the whole file (the old grep, or no kernel names) it passes: */
+    ptx_kernel_stats tiled = kernel("transpose_tiled(const float *, float *, int, int)");
+    ptx_kernel_stats both[2] = {naive, tiled};
+    cr_expect(structure(both, 2));
+    unload();
+}
+
+/* ---- lab 5 part 3: double buffering ----------------------------------------- */
+
+static ptx_dbuf_verdict dbuf(const ptx_kernel_stats *s, long dynamic_bytes, char *why, size_t len)
+{
+    return ptx_double_buffered(s, PTX_LAB5_TILE_BYTES, dynamic_bytes, why, len);
+}
+
+Test(ptx, lab5_reference_is_double_buffered)
+{
+    load(PTX_DIR "lab5.ptx");
+    ptx_kernel_stats s = kernel("matmul_dbuf" MATMUL_ARGS);
+    cr_expect_eq(s.static_bytes, 2 * 2 * 32 * 32 * 4);
+    cr_assert(s.has_kloop);
+    cr_expect_eq(s.kloop.barriers, 1);
+    cr_expect_eq(s.kloop.fill_and_read, 1);
+    cr_expect_eq(s.kloop.shared_ld, 64, "the unrolled k loop: 32 of A, 32 of B");
+    char why[1024];
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_YES, "%s", why);
+    unload();
+}
+
+Test(ptx, lab5_single_buffer_fixture_is_not)
+{
+    load(PTX_DIR "lab5_dbuf_single_buffer.ptx");
+    ptx_kernel_stats s = kernel("matmul_dbuf" MATMUL_ARGS);
+    cr_expect_eq(s.static_bytes, 2 * 32 * 32 * 4);
+    cr_expect_eq(s.kloop.barriers, 1, "one barrier per K-step: only the buffers give it away");
+    char why[1024];
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_NO);
+    cr_expect(strstr(why, "one buffer per operand"), "%s", why);
+    unload();
+}
+
+Test(ptx, lab4_reference_as_part_3_is_not)
+{
+    load(PTX_DIR "lab4.ptx");
+    ptx_kernel_stats s = kernel("matmul_tiled" MATMUL_ARGS);
+    cr_expect(structure(&s, 1), "lab 4 itself passes lab 4's structure rule");
+    cr_assert(s.has_kloop);
+    cr_expect_eq(s.kloop.barriers, 2);
+    cr_expect_eq(s.kloop.fill_and_read, 0, "a fill-only and a read-only superstep");
+    char why[1024];
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_NO);
+    cr_expect(strstr(why, "lab 4's schedule"), "%s", why);
+    unload();
+}
+
+Test(ptx, double_buffered_variants)
+{
+    load(PTX_DIR "dbuf_variants.ptx");
+    char why[1024];
+    ptx_kernel_stats s = kernel("dbuf_four_arrays" MATMUL_ARGS);
+    cr_expect_eq(s.n_used, 4);
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_YES, "four arrays: %s", why);
+
+    s = kernel("dbuf_module_scope" MATMUL_ARGS);
+    cr_expect_eq(s.static_bytes, 2 * 2 * 32 * 33 * 4, "padded [2][32][33]");
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_YES, "padded: %s", why);
+
+    s = kernel("dbuf_two_steps_per_trip" MATMUL_ARGS);
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_YES, "two K-steps per trip: %s", why);
+
+    s = kernel("dbuf_dynamic" MATMUL_ARGS);
+    cr_expect(s.dynamic);
+    cr_expect_eq(s.n_used, 1, "the module-scope extern array it names");
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_UNVERIFIED, "size unknown: %s", why);
+    cr_expect_eq(dbuf(&s, 16384, why, sizeof why), PTX_DBUF_YES, "16 KiB at launch: %s", why);
+    cr_expect_eq(dbuf(&s, 8192, why, sizeof why), PTX_DBUF_NO, "8 KiB at launch: %s", why);
+
+    s = kernel("two_buffers_two_barriers" MATMUL_ARGS);
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_NO, "two buffers, lab 4's schedule: %s", why);
+    unload();
+}
+
+/* ---- names: ncu's demangled names against the PTX's mangled ones ------------- */
+
+/* The PTX name found, else the error (kept until the next call). */
+static const char *found(const char *ncu_name)
+{
+    static char err[4096];
+    const ptx_function *f = ptx_find_kernel(&module, ncu_name, err, sizeof err);
+    return f ? f->name : err;
+}
+
+Test(ptx, ncu_names_find_their_mangled_kernels)
+{
+    load(PTX_DIR "names.ptx");
+    cr_expect_str_eq(found("void dbuf_kernel<32>(const float *, const float *, float *, int, int, int)"),
+                     "_Z11dbuf_kernelILi32EEvPKfS1_Pfiii");
+    cr_expect_str_eq(found("dbuf_kernel<16>(const float*, const float*, float*, int, int, int)"),
+                     "_Z11dbuf_kernelILi16EEvPKfS1_Pfiii");
+    cr_expect_str_eq(found("void dbuf_kernel<(int)16>(float const*, float const*, float*, int, int, int)"),
+                     "_Z11dbuf_kernelILi16EEvPKfS1_Pfiii");
+    cr_expect_str_eq(found("dbuf_kernel<32>"), "_Z11dbuf_kernelILi32EEvPKfS1_Pfiii");
+    cr_expect_str_eq(found("lab::scale(float *, float, int)"), "_ZN3lab5scaleEPffi");
+    cr_expect_str_eq(found("fill(float *, int)"), "_Z4fillPfi");
+    cr_expect_str_eq(found("fill(float *, float, int)"), "_Z4fillPffi");
+    cr_expect_str_eq(found("c_kernel"), "c_kernel");
+    cr_expect_str_eq(found("c_kernel(float *)"), "c_kernel");
+    cr_expect_str_eq(found("_Z4fillPfi"), "_Z4fillPfi");
+    cr_expect(strstr(found("fill"), "matches 2 kernels"), "%s", found("fill"));
+    cr_expect(strstr(found("dbuf_kernel"), "matches 2 kernels"), "%s", found("dbuf_kernel"));
+    cr_expect(strstr(found("nosuch(int)"), "no kernel 'nosuch(int)'"), "%s", found("nosuch(int)"));
+    /* A device function is not a kernel ncu could name. */
+    cr_expect(strstr(found("reverse_in_tile(float *, float)"), "no kernel"));
+    unload();
+}
+
+Test(ptx, signatures_compare_apart_from_spelling)
+{
+    cr_expect(ptx_same_signature("k(const float *, float *, int)", "k(float const*, float*, int)"));
+    cr_expect(ptx_same_signature("void k<32>(const float *)", "k<(int)32>(float const*)"));
+    cr_expect(ptx_same_signature("void k<32u>(int)", "void k<32>(int)"));
+    cr_expect_not(ptx_same_signature("k(float *, int)", "k(float *, float, int)"));
+    cr_expect_not(ptx_same_signature("k<16>(int)", "k<32>(int)"));
+    cr_expect_not(ptx_same_signature("a::k(int)", "b::k(int)"));
+}
+
+Test(ptx, a_device_function_counts_for_the_kernel_that_calls_it)
+{
+    load(PTX_DIR "names.ptx");
+    ptx_kernel_stats s = kernel("reverse_via_call(const float *, float *)");
+    cr_expect_eq(s.calls, 1);
+    cr_expect_eq(s.barriers, 1);
+    cr_expect_eq(s.shared_ld, 1);
+    cr_expect_eq(s.shared_st, 1);
+    cr_expect_eq(s.static_bytes, 256 * 4, "nvcc demotes the kernel's tile into the function");
+    cr_expect(structure(&s, 1));
+    unload();
+}
+
+/* ---- hand-written PTX: forms nvcc emits elsewhere ---------------------------- */
+
+static const char *snippet =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    "/* a module-scope array two kernels use: not demoted */\n"
+    ".shared .align 16 .b8 staging[8192];\n"
+    ".func  (.param .b32 func_retval0) _Z4helpi(\n\t.param .b32 _Z4helpi_param_0\n)\n{\n"
+    "\t.reg .b32 %r<3>;\n\tbarrier.cta.sync.aligned 0;\n\tret;\n}\n"
+    ".visible .entry two_supersteps_per_trip(\n\t.param .u32 n\n)\n.maxntid 256, 1, 1\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<9>;\n\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<3>;\n"
+    "\t.shared .align 4 .b8 local_tiles[8192];\n"
+    "\tmov.u64 %rd1, staging;\n"
+    "$L__BB1_1:\n"
+    "\tcp.async.ca.shared.global [%r1], [%rd2], 16;\n"
+    "\tld.shared::cta.v4.f32 {%f1, %f2, %f3, %f4}, [%r2];\n"
+    "\tbar.sync 0;\n"
+    "\tst.shared.f32 [%r3], %f1;\n"
+    "\tld.shared.f32 %f5, [%r4];\n"
+    "\t{ // callseq 0, 0\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %r1;\n"
+    "\t.param .b32 retval0;\n\tcall.uni (retval0), \n\t_Z4helpi, \n\t(\n\tparam0\n\t);\n\t} // callseq 0\n"
+    "\tbar.warp.sync -1;\n"
+    "\t@%p1 bra $L__BB1_1;\n"
+    "\tatom.shared.add.u32 %r5, [%r6], 1;\n"
+    "\tret;\n}\n"
+    ".visible .entry other(\n)\n{\n\tmov.u64 %rd1, staging;\n\tld.shared.f32 %f1, [%rd1];\n\tret;\n}\n";
+
+Test(ptx, hand_written_forms)
+{
+    char err[512] = "";
+    cr_assert_eq(ptx_parse(snippet, &module, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(module.n_funcs, 3);
+    cr_expect_eq(module.n_arrays, 1);
+    ptx_kernel_stats s = kernel("two_supersteps_per_trip");
+    cr_expect_eq(s.n_used, 2, "its own array and the module's it names");
+    cr_expect_eq(s.static_bytes, 16384);
+    cr_expect_eq(s.shared_ld, 2, "ld.shared::cta.v4 and ld.shared");
+    cr_expect_eq(s.shared_st, 2, "cp.async into shared, st.shared");
+    cr_expect_eq(s.shared_atom, 1);
+    cr_expect_eq(s.barriers, 2, "bar.sync and the callee's barrier.cta.sync; not bar.warp.sync");
+    cr_assert(s.has_kloop);
+    cr_expect_eq(s.kloop.barriers, 2);
+    cr_expect_eq(s.kloop.fill_and_read, 2, "both supersteps fill and read");
+    char why[1024];
+    cr_expect_eq(dbuf(&s, -1, why, sizeof why), PTX_DBUF_YES, "%s", why);
+    ptx_kernel_stats o = kernel("other");
+    cr_expect_eq(o.static_bytes, 8192);
+    unload();
+}
+
+Test(ptx, not_ptx_is_an_error)
+{
+    char err[512] = "";
+    cr_expect_eq(ptx_parse("int main(void) { return 0; }", &module, err, sizeof err), -1);
+    cr_expect(strstr(err, "no .entry or .func"), "%s", err);
+    ptx_free(&module);
+    cr_expect_eq(ptx_read_file(PTX_DIR "no-such.ptx", &module, err, sizeof err), -1);
+    cr_expect(strstr(err, "cannot read"), "%s", err);
+}
+
+/* ---- ncu's CSV --------------------------------------------------------------- */
+
+Test(ptx, ncu_csv_gives_the_distinct_kernel_names_and_dynamic_shared_memory)
+{
+    char **names;
+    long *dyn;
+    char err[512] = "";
+    int n = ptx_ncu_kernels(PTX_DIR "ncu-dbuf.csv", &names, &dyn, err, sizeof err);
+    cr_assert_eq(n, 2, "%s", err);
+    cr_expect_str_eq(names[0], "tl_poison_shared_kernel(int)");
+    cr_expect_eq(dyn[0], 49150, "Kbyte: %ld", dyn[0]);
+    cr_expect_str_eq(names[1], "dbuf_dynamic" MATMUL_ARGS);
+    cr_expect_eq(dyn[1], 16384, "thousands separators: %ld", dyn[1]);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(dyn);
+
+    n = ptx_ncu_kernels("tests/fixtures/ncu-padded.csv", &names, &dyn, err, sizeof err);
+    cr_assert_eq(n, 1, "%s", err);
+    cr_expect_str_eq(names[0], "transpose_tile(const float *, float *, int, int)");
+    cr_expect_eq(dyn[0], -1, "no such metric in that file");
+    free(names[0]);
+    free(names);
+    free(dyn);
+
+    cr_expect_eq(ptx_ncu_kernels("tests/fixtures/history.csv", &names, &dyn, err, sizeof err), -1);
+    cr_expect(strstr(err, "Kernel Name"), "%s", err);
+}
