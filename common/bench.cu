@@ -13,7 +13,7 @@ double tl_seconds_now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 30, 400, 0.01, 15.0};
+const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 30, 200, 0.01, 8.0};
 const tl_bench_plan TL_BENCH_QUICK = {3, 20.0, 10, 40, 0.03, 2.0};
 /* Up to 200 samples of the tiny, jittery launches; at most ~2.5 s per kernel and size. */
 const tl_bench_plan TL_BENCH_SWEEP = {3, 10.0, 20, 200, 0.02, 2.0};
@@ -51,12 +51,8 @@ static double one_sample(const tl_bench_work *w, cudaEvent_t start, cudaEvent_t 
     if (w->launches > 0) {
         if (w->prepare)
             w->prepare(w->ctx);
-        if (flush_bytes)
-            CHECK_CUDA(cudaMemsetAsync(flush, (int)(flush_value & 0xFF), flush_bytes, 0));
-        CHECK_CUDA(cudaDeviceSynchronize());
-        double began = tl_seconds_now();
         w->fn(w->ctx);
-        double ms = w->sample_ms ? w->sample_ms(w->ctx) : (tl_seconds_now() - began) * 1e3 / w->launches;
+        double ms = w->request_ms(w->ctx) / w->launches;
         if (w->check)
             w->check(w->ctx);
         return ms;

@@ -62,20 +62,23 @@ double tl_seconds_now(void);
  *
  * launches == 0: `fn` enqueues one run on the default stream; CUDA events
  * time it (the kit's own kernels, the copy).
- * launches > 0: a worker's work (remote.h). `prepare` writes fresh inputs
- * and poisons the outputs, then L2 is flushed; `fn` makes `launches`
- * requests of one launch each, on different buffers, each timed on the
- * judge's clock from request to reply; `sample_ms` gives the sample: the
- * median of those times, so the one request that follows the judge's own
- * GPU work (a context switch, ~0.2 ms on an H100) does not count; `check`
- * verifies every output. Only the requests are timed. */
+ * launches > 0: a worker's work (remote.h). `prepare` writes fresh inputs,
+ * poisons the outputs and warms the worker (tl_worker_warm: after the
+ * judge's own GPU work, the first launch in another process waits for a
+ * context switch, ~0.2 ms on an H100); `fn` is one request of `launches`
+ * launches, each on its own buffers; `request_ms` gives its time on the
+ * judge's clock, from the request written to the reply read (not the
+ * judge's bookkeeping around them); a sample is that over `launches`;
+ * `check` verifies every output. No L2 flush: the launches rotate through buffers
+ * several times the L2's size, so every one starts cold, and a flush would
+ * be the judge's GPU work again. */
 typedef struct {
     tl_work_fn fn;
     void *ctx;
     int launches;
     tl_work_fn prepare;
     tl_work_fn check;
-    double (*sample_ms)(void *ctx);
+    double (*request_ms)(void *ctx);
 } tl_bench_work;
 
 /* Times `nworks` works cold, interleaved (one sample of each per round, L2

@@ -58,18 +58,24 @@ static inline __device__ int same_bits(float a, float b)
 }
 
 __global__ static void check_transposes_kernel(const float *in, const float *out, int rows, int cols, int slots,
-                                               uint64_t seed, check_counts *c)
+                                               size_t stride, uint64_t seed, check_counts *c)
 {
     size_t n = (size_t)rows * cols, total = n * slots;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
-        size_t slot = i / n, j = i % n;
-        float want = hash_value(seed, i);
-        if (!same_bits(in[i], want))
-            record(c, i, 1);
+        size_t slot = i / n, j = i % n, at = slot * stride + j;
+        float want = hash_value(seed, at);
+        if (!same_bits(in[at], want))
+            record(c, at, 1);
         size_t r = j / cols, col = j % cols;
-        if (!same_bits(out[slot * n + col * rows + r], want))
-            record(c, slot * n + col * rows + r, 0);
+        if (!same_bits(out[slot * stride + col * rows + r], want))
+            record(c, slot * stride + col * rows + r, 0);
     }
+}
+
+size_t tl_slot_floats(size_t n)
+{
+    const size_t page = (2u << 20) / sizeof(float);
+    return (n + page - 1) / page * page;
 }
 
 __global__ static void check_inplace_kernel(const float *a, int n, int slots, uint64_t seed, check_counts *c)
@@ -140,16 +146,18 @@ static check_counts *new_counts(void)
     return dev;
 }
 
-tl_gpu_check tl_check_transposes(const float *in, const float *out, int rows, int cols, int slots, uint64_t seed)
+tl_gpu_check tl_check_transposes(const float *in, const float *out, int rows, int cols, int slots, size_t stride,
+                                 uint64_t seed)
 {
     check_counts *dev = new_counts();
-    check_transposes_kernel<<<grid_for((size_t)rows * cols * slots), 256>>>(in, out, rows, cols, slots, seed, dev);
+    check_transposes_kernel<<<grid_for((size_t)rows * cols * slots), 256>>>(in, out, rows, cols, slots, stride, seed,
+                                                                            dev);
     CHECK_LAUNCH();
     tl_gpu_check r = finish(dev, out, in);
     if (r.wrong) {
-        size_t n = (size_t)rows * cols, slot = (size_t)r.first / n, j = (size_t)r.first % n;
+        size_t slot = (size_t)r.first / stride, j = (size_t)r.first % stride;
         /* out(c, r) holds in(r, c): find which input element belonged there. */
-        size_t source = r.first_in_input ? (size_t)r.first : slot * n + (j % rows) * cols + j / rows;
+        size_t source = r.first_in_input ? (size_t)r.first : slot * stride + (j % rows) * cols + j / rows;
         r.expected = tl_hash_value(seed, source);
     }
     return r;

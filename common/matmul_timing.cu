@@ -11,7 +11,7 @@ size_t tl_matmul_slot_stride(int m, int n, int k)
 {
     size_t a = (size_t)m * k, b = (size_t)k * n, c = (size_t)m * n, s = a > b ? a : b;
     s = s > c ? s : c;
-    return (s + 63) / 64 * 64;   /* every slot 256-byte aligned, as cudaMalloc's are */
+    return tl_slot_floats(s);   /* every slot on a 2 MiB boundary (judge_kernels.h) */
 }
 
 static void prepare(void *ctx)
@@ -21,31 +21,23 @@ static void prepare(void *ctx)
     tl_fill_hashed(t->A, t->stride * t->slots, t->seed);
     tl_fill_hashed(t->B, t->stride * t->slots, t->seed + 1);
     CHECK_CUDA(cudaMemsetAsync(t->C, 0xFF, t->stride * t->slots * sizeof(float), 0));   /* poison */
+    tl_worker_warm(t->worker);
 }
 
+/* One request: `slots` launches back to back, slot i on triple i. */
 static void run(void *ctx)
 {
     tl_timed_matmul *t = (tl_timed_matmul *)ctx;
     void *const ptrs[TL_WORKER_MAX_PTRS] = {t->A, t->B, t->C};
     const int args[TL_WORKER_MAX_ARGS] = {t->m, t->n, t->k};
-    for (int i = 0; i < t->slots; i++) {
-        t->seconds[i] = 0;
-        if (t->failed && t->outcome.status != TL_RUN_OK)
-            continue;   /* the worker is gone: the samples are void */
-        size_t at = i * t->stride;
-        void *const slot[TL_WORKER_MAX_PTRS] = {t->A + at, t->B + at, t->C + at};
-        tl_worker_run(t->worker, t->op, slot, args, 1, 0, 0, &t->outcome);
-        t->seconds[i] = t->outcome.seconds;
-        if (t->outcome.status != TL_RUN_OK)
-            break;
-    }
-    (void)ptrs;
+    if (t->failed && t->outcome.status != TL_RUN_OK)
+        return;   /* the worker is gone: the samples are void */
+    tl_worker_run(t->worker, t->op, ptrs, args, (unsigned)t->slots, t->stride * sizeof(float), 0, &t->outcome);
 }
 
-static double sample_ms(void *ctx)
+static double request_ms(void *ctx)
 {
-    tl_timed_matmul *t = (tl_timed_matmul *)ctx;
-    return tl_timed_median_ms(t->seconds, t->slots);
+    return 1e3 * ((tl_timed_matmul *)ctx)->outcome.seconds;
 }
 
 static void check(void *ctx)
@@ -100,7 +92,7 @@ void tl_timed_matmul_init(tl_timed_matmul *t, const char *what, tl_worker *worke
 
 tl_bench_work tl_timed_matmul_work(tl_timed_matmul *t)
 {
-    tl_bench_work w = {run, t, t->slots, prepare, check, sample_ms};
+    tl_bench_work w = {run, t, t->slots, prepare, check, request_ms};
     return w;
 }
 

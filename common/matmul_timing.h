@@ -14,7 +14,6 @@
 #include "bench.h"
 #include "remote.h"
 #include "shapes.h"
-#include "transpose_timing.h"
 
 typedef struct {
     const char *what;
@@ -26,7 +25,6 @@ typedef struct {
     uint64_t seed, next_seed;
     tl_run_outcome outcome;
     int calls, failed;
-    double seconds[TL_TIMED_MAX_SLOTS];
     char verification[800];
     tl_stats stats;
 } tl_timed_matmul;

@@ -47,6 +47,7 @@ typedef struct {
     int at_launch;           /* ... reported by the launch itself */
     unsigned device_allocs;  /* cudaMalloc-family calls during the launches */
     double seconds;          /* request to reply, on the judge's clock */
+    double worker_gpu_ms;    /* what the worker says its launches took: diagnostics only */
     char message[640];       /* what happened, for a student (not OK only) */
 } tl_run_outcome;
 
@@ -64,6 +65,11 @@ void tl_worker_stop(tl_worker *w);
 tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_WORKER_MAX_PTRS],
                             const int args[TL_WORKER_MAX_ARGS], unsigned repeat, size_t rotate_bytes,
                             int poison_shared, tl_run_outcome *out);
+
+/* Make the worker's context the GPU's current one (an empty kernel of the
+ * kit's, waited for): the next request's clock then holds no context
+ * switch. Untimed; a failure shows in the next run. */
+void tl_worker_warm(tl_worker *w);
 
 /* The launch functions of tilelab.h, in a judge, forward to the student's
  * worker (remote_launch.cu). The outcome of the last one: */

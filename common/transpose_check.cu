@@ -11,6 +11,7 @@
 #include "shapes.h"
 #include "transpose_case.h"
 #include "transpose_timing.h"
+#include "judge_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,8 @@ static void time_shape(int rows, int cols, tl_bench_result *b)
 {
     size_t n = (size_t)rows * cols;
     float *in, *out;
-    CHECK_CUDA(cudaMalloc((void **)&in, n * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&out, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&in, tl_slot_floats(n) * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&out, tl_slot_floats(n) * sizeof(float)));
     static tl_worker *copy_worker;
     if (!copy_worker)
         copy_worker = tl_worker_new(tl_env_text("TILELAB_COPY_WORKER", "build/no-copy-worker"), "the kit's copy");

@@ -19,49 +19,29 @@ uint64_t tl_next_secret(uint64_t *state)
 static void prepare(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
-    size_t n = (size_t)t->rows * t->cols;
     t->seed = tl_next_secret(&t->next_seed);
-    tl_fill_hashed(t->in, n * t->slots, t->seed);
-    CHECK_CUDA(cudaMemsetAsync(t->out, 0xFF, n * t->slots * sizeof(float), 0));   /* poison */
+    tl_fill_hashed(t->in, t->stride * t->slots, t->seed);
+    CHECK_CUDA(cudaMemsetAsync(t->out, 0xFF, t->stride * t->slots * sizeof(float), 0));   /* poison */
+    tl_worker_warm(t->worker);
 }
 
+/* One request: `slots` launches back to back, slot i on buffer pair i. */
 static void run(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
     void *const ptrs[TL_WORKER_MAX_PTRS] = {t->in, t->out, NULL};
     const int args[TL_WORKER_MAX_ARGS] = {t->rows, t->cols, 0};
-    size_t n = (size_t)t->rows * t->cols;
-    for (int i = 0; i < t->slots; i++) {
-        t->seconds[i] = 0;
-        if (t->failed && t->outcome.status != TL_RUN_OK)
-            continue;   /* the worker is gone: no more calls, the samples are void */
-        void *const slot[TL_WORKER_MAX_PTRS] = {t->in + i * n, t->out + i * n, NULL};
-        tl_worker_run(t->worker, TL_OP_TRANSPOSE, slot, args, 1, 0, 0, &t->outcome);
-        t->seconds[i] = t->outcome.seconds;
-        if (t->outcome.status != TL_RUN_OK)
-            break;
-    }
-    (void)ptrs;
+    if (t->failed && t->outcome.status != TL_RUN_OK)
+        return;   /* the worker is gone: no more calls, the samples are void */
+    tl_worker_run(t->worker, TL_OP_TRANSPOSE, ptrs, args, (unsigned)t->slots,
+                  t->stride * sizeof(float), 0, &t->outcome);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double tl_timed_median_ms(const double *seconds, int n)
-{
-    double sorted[TL_TIMED_MAX_SLOTS];
-    memcpy(sorted, seconds, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
-    return 1e3 * (n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
-}
-
-static double sample_ms(void *ctx)
+static double request_ms(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
-    return tl_timed_median_ms(t->seconds, t->slots);
+    t->worker_gpu_ms += t->outcome.worker_gpu_ms;
+    return 1e3 * t->outcome.seconds;
 }
 
 static void check(void *ctx)
@@ -78,9 +58,9 @@ static void check(void *ctx)
     t->calls += t->slots;
     if (!t->check_output)
         return;
-    tl_gpu_check c = tl_check_transposes(t->in, t->out, t->rows, t->cols, t->slots, t->seed);
+    tl_gpu_check c = tl_check_transposes(t->in, t->out, t->rows, t->cols, t->slots, t->stride, t->seed);
     if (c.wrong && !t->failed) {
-        size_t n = (size_t)t->rows * t->cols, j = (size_t)c.first % n;
+        size_t n = t->stride, j = (size_t)c.first % n;
         if (c.first_in_input)
             snprintf(t->verification, sizeof t->verification, "a timed call changed the input at (row %zu, col "
                      "%zu); %llu elements wrong", j / t->cols, j % t->cols, c.wrong);
@@ -107,12 +87,13 @@ void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker 
     t->cols = cols;
     t->slots = slots;
     t->check_output = check_output;
+    t->stride = tl_slot_floats((size_t)rows * cols);
     t->next_seed = secret;
 }
 
 tl_bench_work tl_timed_transpose_work(tl_timed_transpose *t)
 {
-    tl_bench_work w = {run, t, t->slots, prepare, check, sample_ms};
+    tl_bench_work w = {run, t, t->slots, prepare, check, request_ms};
     return w;
 }
 

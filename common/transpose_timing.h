@@ -1,6 +1,6 @@
 /*
  * transpose_timing.h — a worker's transpose timed by a judge (bench.h's
- * worker works): `slots` requests of one launch per sample on `slots` buffer pairs, each
+ * worker works): `slots` launches per sample on `slots` buffer pairs, each
  * with input written just before (fresh hash values, judge_kernels.h) and a
  * poisoned output, and every output checked afterwards. The grader's
  * measurement and the quick check both time this way.
@@ -12,24 +12,20 @@
 #include "bench.h"
 #include "remote.h"
 
-enum { TL_TIMED_MAX_SLOTS = 16 };
-
-/* The sample of a worker's work: the median of its requests' times, in ms. */
-double tl_timed_median_ms(const double *seconds, int n);
-
 typedef struct {
     const char *what;           /* "your kernel", "the baseline" */
     tl_worker *worker;
-    float *in, *out;            /* `slots` matrices each */
+    float *in, *out;            /* `slots` matrices each, `stride` floats apart */
     int rows, cols, slots;
+    size_t stride;              /* tl_slot_floats(rows * cols): allocate slots * stride */
     int check_output;           /* 0: the copy, whose output is not a transpose */
     uint64_t seed;              /* this sample's inputs */
     uint64_t next_seed;
     tl_run_outcome outcome;
     int calls, failed;          /* launches checked; samples wrong or failed */
-    double seconds[TL_TIMED_MAX_SLOTS];   /* this sample's requests, on the judge's clock */
     char verification[800];
     tl_stats stats;
+    double worker_gpu_ms;       /* the worker's own account, summed: diagnostics */
 } tl_timed_transpose;
 
 #ifdef __cplusplus

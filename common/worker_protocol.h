@@ -33,6 +33,7 @@ typedef enum {
     TL_OP_PAIRS,       /* launch_pair_sums(in, out, n) */
     TL_OP_INPLACE,     /* launch_transpose_inplace(a, n) */
     TL_OP_DBUF,        /* launch_matmul_dbuf(A, B, C, M, N, K) */
+    TL_OP_WARM,        /* the kit's empty kernel: makes the worker's context the GPU's current one */
     TL_OP_COUNT
 } tl_worker_op;
 
@@ -89,7 +90,7 @@ typedef struct {
     int32_t at_launch;      /* 1: the error came from the launch itself */
     int32_t syscall;        /* TL_REPLY_FORBIDDEN: the call's number */
     uint32_t device_allocs; /* cudaMalloc-family calls made during the launches */
-    uint32_t pad;
+    float gpu_ms;           /* the launches by the worker's own CUDA events: shown, never scored */
 } tl_worker_reply;
 
 #endif

@@ -6,6 +6,7 @@
  * the reason, and the suite passes.
  */
 #include <criterion/criterion.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #define RUNS "build/tests/gpu-runs"
 #define SEED "20261121"
+#define PATCHED RUNS "/patched"
 
 typedef struct {
     const char *lab, *file, *name;
@@ -49,10 +51,41 @@ static void all_outputs(const tl_json *r, char *buf, size_t len)
     }
 }
 
+/* An attack fixture is a patch (tests/submissions/attacks/labN/NAME.patch): applied
+ * to the lab's reference solution (the one .cu file of solutions/labN-...) into
+ * build/tests/gpu-runs/patched/NAME.cu, which is graded instead. `out` gets that path. */
+static void apply_patch(const expectation *e, char *out, size_t len)
+{
+    char pattern[256];
+    glob_t g;
+    snprintf(pattern, sizeof pattern, "solutions/%s-*/*.cu", e->lab);
+    int found = glob(pattern, 0, NULL, &g);
+    cr_assert(found == 0 && g.gl_pathc == 1, "%s: %s matches %zu files, expected one reference solution",
+              e->name, pattern, found == 0 ? g.gl_pathc : (size_t)0);
+    snprintf(out, len, PATCHED "/%s.cu", e->name);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p " PATCHED " && rm -f %s %s.rej && patch -s -o %s %s < %s > " PATCHED
+             "/%s.log 2>&1", out, out, out, g.gl_pathv[0], e->file, e->name);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: %s does not apply to %s; see " PATCHED "/%s.log",
+              e->name, e->file, g.gl_pathv[0], e->name);
+    globfree(&g);
+}
+
+static int is_patch(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 6 && strcmp(file + n - 6, ".patch") == 0;
+}
+
 static double grade(expectation e, const char *run)
 {
     require_gpu();
-    char cmd[1024];
+    char cmd[1024], patched[256];
+    if (is_patch(e.file)) {
+        apply_patch(&e, patched, sizeof patched);
+        e.file = patched;
+    }
     snprintf(cmd, sizeof cmd, "TILELAB_HISTORY=" RUNS "/history.csv NO_COLOR=1 ./grade %s --file %s "
              "--seed " SEED " --out " RUNS "/%s %s > " RUNS "/%s.log 2>&1", e.lab, e.file, run,
              e.extra_args ? e.extra_args : "", run);
@@ -334,3 +367,90 @@ Test(lab5, hang_at_barrier_is_named, .timeout = 300)
                         "threads waiting at a barrier that others of the block never reach", NULL, "timed out"},
           "lab5-sums_hangs_at_barrier");
 }
+
+/* ---- attacks: small patches against the reference solutions ---------------
+ * Each tests one defence of the grader (handouts/instructors.md, "What a
+ * submission cannot do"); the patch's header says the attack. A submission
+ * stopped by the sandbox or the static check scores 0 and exits 1. */
+
+#define LAB3_ATTACK "tests/submissions/attacks/lab3/"
+#define LAB5_ATTACK "tests/submissions/attacks/lab5/"
+
+/* The sandbox: a system call a static check cannot see (inline assembly). */
+Test(attacks, asm_exit_ends_the_worker_not_the_grade)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "asm_exit.patch", "asm_exit", 1, 0, 0,
+                        "ended the process before the test finished", NULL, NULL}, "attack-asm_exit");
+}
+
+Test(attacks, asm_open_write_is_stopped)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "asm_open_write.patch", "asm_open_write", 1, 0, 0,
+                        "tried to open a file for writing (openat)", NULL, NULL}, "attack-asm_open_write");
+}
+
+Test(attacks, asm_fork_is_stopped, .timeout = 300)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "asm_fork.patch", "asm_fork", 1, 0, 0,
+                        "tried to start a process (fork)", NULL, NULL}, "attack-asm_fork");
+}
+
+Test(attacks, asm_kill_parent_is_stopped)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "asm_kill_parent.patch", "asm_kill_parent", 1, 0, 0,
+                        "tried to signal another process (kill)", NULL, NULL}, "attack-asm_kill_parent");
+}
+
+Test(attacks, asm_setsid_is_stopped)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "asm_setsid.patch", "asm_setsid", 1, 0, 0,
+                        "tried to leave its process group (setsid)", NULL, NULL}, "attack-asm_setsid");
+}
+
+/* The output cap: RLIMIT_FSIZE on the worker's output file. */
+Test(attacks, stdout_flood_is_capped, .timeout = 300)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "stdout_flood.patch", "stdout_flood", 1, 0, 0,
+                        "printed more than 64 MiB", NULL, NULL}, "attack-stdout_flood");
+}
+
+/* The channel: a reply the worker's kit code did not send. */
+Test(attacks, writes_reply_channel_is_caught)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "writes_reply_channel.patch", "writes_reply_channel", 1, 0, 0,
+                        "wrote into the grader's channel", NULL, NULL}, "attack-writes_reply_channel");
+}
+
+/* Fresh input and a check on every timed call: the tests pass, the speed does not count.
+ * 100 less the 20 performance points; the bank-conflict points may go too. */
+Test(attacks, first_call_only_earns_no_speed)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "first_call_only.patch", "first_call_only", 1, 70, 85,
+                        "Every timed call gets new input", NULL, NULL}, "attack-first_call_only");
+}
+
+/* The timed shape is drawn from a range, not one of the tests' shapes. */
+Test(attacks, skip_timed_shapes_earns_no_speed)
+{
+    grade((expectation){"lab3", LAB3_ATTACK "skip_timed_shapes.patch", "skip_timed_shapes", 1, 70, 85,
+                        "Every timed call gets new input", NULL, NULL}, "attack-skip_timed_shapes");
+}
+
+/* The static check: scratch memory is not on the allow-list. */
+Test(attacks, inplace_scratch_buffer_not_allowed)
+{
+    grade((expectation){"lab5", LAB5_ATTACK "inplace_scratch_buffer.patch", "inplace_scratch_buffer", 1, 0, 0,
+                        "cudaMalloc", NULL, NULL}, "attack-inplace_scratch_buffer");
+}
+
+/* Structure is judged on the kernels that ran: matmul_dbuf is in the file but
+ * never launched. TODO: the range is 0..100 until part 3's structure check is
+ * wired into ./grade; then tighten it to 100 less part 3's structure points. */
+Test(attacks, dbuf_one_buffer_two_barriers_is_not_double_buffered)
+{
+    grade((expectation){"lab5", LAB5_ATTACK "dbuf_one_buffer_two_barriers.patch", "dbuf_one_buffer_two_barriers", 1,
+                        0, 100, "double-buffered: no", NULL, NULL}, "attack-dbuf_one_buffer_two_barriers");
+}
+
+/* Not here: attacks/lab3/reads_judge_environ.patch, whose outcome depends on
+ * whether ./grade runs as root (its header says why). */
