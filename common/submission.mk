@@ -12,6 +12,12 @@ include common/kit.mk
 RUBRIC := grader/rubrics/$(LAB).rubric
 KIND := $(shell sed -n 's/^kind[[:space:]]*\([a-z0-9_]*\).*/\1/p' $(RUBRIC) 2>/dev/null)
 OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(SRC:.cu=)))
+# The file is compiled as a copy beside the public headers alone (below).
+PUBLIC_HEADERS := common/tilelab.h common/check.h
+STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
+# -iquote: a relative #include still resolves from the file's own folder, so
+# build/tools/inspect can name what it included instead of a compiler error.
+STUDENT_NVFLAGS := $(filter-out -Icommon -Igrader,$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(abspath $(SRC)))
 
 ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
@@ -30,7 +36,7 @@ endif
 .PHONY: check student harness grader baseline print-dirs
 check: $(OUT)/check
 # The file alone, compiled: what the grader inspects before linking it.
-student: $(OUT)/student.o $(OUT)/student.ptx
+student: $(OUT)/student.o $(OUT)/student.d $(OUT)/student.ptx
 # The grader's side alone: a failure here is the kit's, never the student's.
 harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES)
 grader: harness $(OUT)/worker $(OUT)/check
@@ -38,16 +44,31 @@ baseline: $(BASE_OUT)/baseline-worker
 print-dirs:
 	@echo $(OUT) $(KIT) $(CUDA_HOME) $(BASE_OUT)
 
-$(OUT)/student.o: $(SRC) common/tilelab.h common/check.h
-	@mkdir -p $(@D)
+# The student.o, student.d and student.ptx of `student`: the file is
+# compiled as a copy in $(OUT)/src/, under `#line 1 "SRC"` so compiler errors
+# and sanitizer findings still name the original, beside copies of the public
+# headers alone in $(OUT)/public/: without -Icommon -Igrader, a kit header that
+# is not public cannot be included, and $(OUT)/student.d lists every file it
+# did include, for the inspector (grader/inspect.c). One recipe writes the
+# copy, the object and student.d, so they never disagree; it runs again when
+# the copy or student.d has gone missing, or this file's rules changed.
+$(OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) common/submission.mk
+	@rm -rf $(OUT)/src $(OUT)/public
+	@mkdir -p $(OUT)/src $(OUT)/public
+	$(Q)cp $(PUBLIC_HEADERS) $(OUT)/public/
+	$(Q){ printf '#line 1 "%s"\n' '$(SRC)'; cat '$(SRC)'; } > $(STUDENT_SRC)
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) -c $(SRC) -o $@
+	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -c $(STUDENT_SRC) -o $@ -MD -MF $(OUT)/student.d
+ifneq ($(words $(wildcard $(STUDENT_SRC) $(OUT)/student.d)),2)
+$(OUT)/student.o: student-copy-missing
+endif
+.PHONY: student-copy-missing
+$(OUT)/student.d: $(OUT)/student.o
 
 # PTX shows what the kernel does (shared loads and stores, barriers) on any toolkit.
-$(OUT)/student.ptx: $(SRC) common/tilelab.h common/check.h
-	@mkdir -p $(@D)
+$(OUT)/student.ptx: $(OUT)/student.o
 	@echo "  PTX   $@"
-	$(Q)$(NVCC) $(NVFLAGS) -ptx $(SRC) -o $@
+	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -ptx $(STUDENT_SRC) -o $@
 
 $(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	@echo "  NVCC  $@"

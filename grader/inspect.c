@@ -11,7 +11,9 @@
  *   --object FILE    the file as nvcc -c compiled it (a host ELF64 relocatable). Checks
  *                    that every undefined symbol is on the allow-list (calls:), that atexit
  *                    is called only from nvcc's own registration function (calls:), and that
- *                    nothing runs before or after main but that function (startup:).
+ *                    nothing runs before or after main but that function (startup:), and
+ *                    that it defines no global C name but its launch functions, nothing of
+ *                    namespace std and no global operator new or delete (defines:).
  *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
  *                    CUTLASS, ... compiled into it, and no device-side call but printf and
  *                    assert (ptx:).
@@ -32,7 +34,7 @@
  *   --ptx, --deps is needed.
  *
  * Output: one finding per line on stdout, `KIND: NAME: sentence`, KIND one of includes,
- * ptx, startup, calls (in that order: causes first); NAME a symbol, a library or a
+ * ptx, startup, calls, defines (in that order: causes first); NAME a symbol, a library or a
  * path, never holding ": ".
  * Nothing at all when the file is clean.
  * Exit status: 0 clean, 1 something is not allowed, 2 cannot run (why, on stderr).
@@ -826,6 +828,102 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
     free(sources_real.items), free(text);
 }
 
+/* ---- check 5: what the file defines ----------------------------------------- */
+
+/* The worker links the lab file before the kit's sandbox (libseccomp, linked
+ * statically) and libc: a global definition of one of their names (seccomp_load,
+ * prctl, write, tl_sandbox_enter, __wrap_cudaMalloc, ...) would stand in for
+ * theirs and could switch the sandbox off. So the only global C names a lab
+ * file may define are its launch functions (common/tilelab.h), and what nvcc
+ * itself defines globally in every file (measured with nvcc 13.0 on every
+ * solution and skeleton: nm --defined-only -g). C++ names are the student's
+ * own kernels and their launch stubs, except the standard library's and the
+ * global allocation functions, which would replace the program's. */
+static const char *const allowed_definitions[] = {
+    "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums", "launch_pair_sums",
+    "launch_transpose_inplace", "launch_matmul_dbuf",
+    /* g++'s hidden weak reference to the C++ personality routine (unwinding) */
+    "DW.ref.__gxx_personality_v0",
+};
+
+/* Whether a mangled name is an entity of namespace std: after _Z, a special
+ * name's prefix (TV vtable, TI typeinfo, TS its name, TH/TW thread-local
+ * wrappers, GV guard) and a nested name's N and qualifiers, `St` (std::) or a
+ * standard abbreviation (Sa allocator, Sb basic_string, Ss string, Si istream,
+ * So ostream, Sd iostream). */
+static int mangled_std(const char *name)
+{
+    const char *p = name + 2;
+    if (p[0] == 'T' && strchr("VISHW", p[1]) && p[1])
+        p += 2;
+    else if (p[0] == 'G' && p[1] == 'V')
+        p += 2;
+    if (*p == 'N') {
+        p++;
+        p += strspn(p, "rVK");
+        if (*p == 'R' || *p == 'O')
+            p++;
+    }
+    return p[0] == 'S' && p[1] && strchr("tabiosd", p[1]);
+}
+
+/* Why a global C name may not be defined; NULL when it may. */
+static const char *definition_refused(const char *name, const char **next)
+{
+    *next = "make it static (only the launch functions need to be global)";
+    if (strncmp(name, "_Z", 2) != 0) {
+        for (size_t i = 0; i < sizeof allowed_definitions / sizeof *allowed_definitions; i++)
+            if (!strcmp(name, allowed_definitions[i]))
+                return NULL;
+        if (!strcmp(name, "main")) {
+            *next = "remove main(): the grader and build/<lab> supply their own";
+            return "the program's entry point";
+        }
+        if (!strncmp(name, "tl_", 3) || !strncmp(name, "__wrap_", 7) || !strncmp(name, "__real_", 7))
+            return "a function of the kit";
+        if (!strncmp(name, "seccomp_", 8))
+            return "a function of the kit's sandbox (libseccomp)";
+        if (!strncmp(name, "cuda", 4) || !fnmatch("cu[A-Z]*", name, 0) || !strncmp(name, "__cuda", 6))
+            return "a function of the CUDA runtime or driver";
+        return "a global name other than a launch function, which could stand in for a function or variable of "
+               "the kit or a library it links (seccomp_load, prctl, write, ...)";
+    }
+    const char *text = readable(name);
+    if (mangled_std(name)) {
+        *next = "move it out of namespace std (and make it static)";
+        return "a definition in namespace std, which would stand in for the C++ library's";
+    }
+    if (!strncmp(name, "_Znw", 4) || !strncmp(name, "_Zna", 4) || !strncmp(name, "_Zdl", 4) ||
+        !strncmp(name, "_Zda", 4) || !strncmp(text, "operator new", 12) || !strncmp(text, "operator delete", 15)) {
+        *next = "remove it: a lab file needs no host allocation";
+        return "a replacement of the program's global operator new or delete";
+    }
+    if (!strncmp(text, "tl_", 3))
+        return "a function of the kit";
+    return NULL;
+}
+
+static void check_definitions(const elf_object *o)
+{
+    list seen = {0};
+    for (size_t i = 1; i < o->nsymbols; i++) {
+        const Elf64_Sym *sym = &o->symbols[i];
+        int bind = ELF64_ST_BIND(sym->st_info), type = ELF64_ST_TYPE(sym->st_info);
+        const char *name = symbol_name(o, i);
+        if (sym->st_shndx == SHN_UNDEF || !*name || type == STT_SECTION || type == STT_FILE ||
+            (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE) || list_has(&seen, name))
+            continue;
+        list_add(&seen, name);
+        const char *next, *why = definition_refused(name, &next);
+        if (!why)
+            continue;
+        int function = type == STT_FUNC || type == STT_GNU_IFUNC;
+        finding("defines", name, "your file defines %s (%s %s), %s: not allowed in a lab file. Next: %s.", readable(name),
+                bind == STB_WEAK ? "weak" : "global", function ? "function" : "data", why, next);
+    }
+    free(seen.items);
+}
+
 /* ---- the rubric's allowed_calls, the command line ------------------------- */
 
 /* Adds the patterns of the rubric's `allowed_calls` line, if it has one. */
@@ -915,6 +1013,7 @@ int main(int argc, char **argv)
         elf_load(&o, object);
         check_startup(&o);
         check_calls(&o, &allow);
+        check_definitions(&o);
         free(o.data);
     }
     fclose(found);

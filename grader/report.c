@@ -9,8 +9,11 @@
  *          [--device DEV.json] [--tests TESTS.json] [--tests-log LOG]
  *          [--measure M.json] [--measure-status N] [--measure-part PART.json] [--build-log LOG]
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
- *          [--structure "shared=N barrier=M"] [--sanitizers DIR | --sanitizer-missing TEXT]
- *          [--not-allowed CALLS] [--counters NCU.csv | --counters-missing TEXT]
+ *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
+ *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
+ *
+ * FINDINGS: build/tools/inspect's output (grader/inspect.c), one `KIND: NAME: sentence` a line:
+ * the file scores 0 and each sentence is shown.
  */
 #include "rubric.h"
 #include "counters.h"
@@ -50,8 +53,8 @@ typedef struct {
 
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
-        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *sanitizers, *sanitizer_missing,
-        *not_allowed, *counters, *counters_missing;
+        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *sanitizers, *sanitizer_missing,
+        *not_allowed, *not_allowed_file, *counters, *counters_missing;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -583,11 +586,20 @@ static void grade_structure(grade *g, const options *o, int all_passed)
         appendf(t->output, OUTPUT_LEN, "your compiled kernel has no barrier.\nNext: separate the load and "
                 "store phases with __syncthreads() (handout: Two phases and a barrier).\n");
     }
+    if (o->structure_note && *o->structure_note)
+        appendf(t->output, OUTPUT_LEN, "%s.\n", o->structure_note);
     if (ok && !all_passed)
         appendf(t->output, OUTPUT_LEN, "uses both, but structure points count only when every correctness "
                 "test passes.\n");
     t->passed = ok && all_passed;
     t->score = t->passed ? t->max_score : 0;
+}
+
+/* The inspector's findings (grader/inspect.c: `KIND: NAME: sentence` a line),
+ * or the refused calls alone (--not-allowed CALLS): no points at all. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static void grade_not_allowed(grade *g, const options *o)
@@ -596,9 +608,55 @@ static void grade_not_allowed(grade *g, const options *o)
     graded_test *t = add_item(g, "allowed calls only", tl_rubric_max_points(r));
     g->flags |= FLAG_NOT_ALLOWED;
     t->beyond_correctness = 0;
-    appendf(t->output, OUTPUT_LEN, "not allowed: your file calls %s. In tilelab you write and launch the "
-            "kernel yourself; library shortcuts (cuBLAS, cudaMemcpy and friends) earn no points, so "
-            "the file was not graded further.\nNext: remove the call and launch your own kernel.\n", o->not_allowed);
+    enum { MAX_FINDINGS = 64 };
+    static char lines[MAX_FINDINGS][1024];
+    const char *calls[MAX_FINDINGS];
+    int nlines = 0, ncalls = 0, more = 0;
+    FILE *f = o->not_allowed_file ? fopen(o->not_allowed_file, "r") : NULL;
+    while (f && fgets(lines[nlines], sizeof lines[nlines], f)) {
+        char *line = lines[nlines];
+        if (!strchr(line, '\n')) {   /* longer than a line here: the rest is dropped */
+            int c;
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!*line)
+            continue;
+        if (nlines == MAX_FINDINGS - 1) {
+            more++;
+            continue;
+        }
+        /* "calls: NAME: sentence": NAME goes in the summary line. */
+        if (!strncmp(line, "calls: ", 7) && strstr(line + 7, ": "))
+            calls[ncalls++] = line + 7;
+        nlines++;
+    }
+    if (f)
+        fclose(f);
+    qsort(calls, ncalls, sizeof *calls, by_name);
+    char names[512] = "";
+    for (int i = 0; i < ncalls; i++)
+        appendf(names, sizeof names, "%s%.*s", i ? " " : "", (int)(strstr(calls[i], ": ") - calls[i]), calls[i]);
+    if (o->not_allowed)
+        appendf(t->output, OUTPUT_LEN, "not allowed: your file calls %s. ", o->not_allowed);
+    else if (ncalls)
+        appendf(t->output, OUTPUT_LEN, "not allowed: your file calls %s. ", names);
+    else
+        appendf(t->output, OUTPUT_LEN, "not allowed: your file holds code a lab file may not have. ");
+    appendf(t->output, OUTPUT_LEN, "In tilelab you write and launch the kernel yourself, in your own file; "
+            "library shortcuts (cuBLAS, cudaMemcpy and friends) and code outside the launch function earn "
+            "no points, so the file was not graded further.\n");
+    for (int i = 0; i < nlines; i++) {
+        /* Each finding's sentence: what the student reads, without KIND and NAME. */
+        const char *text = lines[i], *first = strstr(text, ": ");
+        const char *second = first ? strstr(first + 2, ": ") : NULL;
+        appendf(t->output, OUTPUT_LEN, "  - %s\n", second ? second + 2 : text);
+    }
+    if (more)
+        appendf(t->output, OUTPUT_LEN, "  (and %d more)\n", more);
+    if (o->not_allowed || !nlines)
+        appendf(t->output, OUTPUT_LEN, "Next: remove the call and launch your own kernel.\n");
 }
 
 /* ---- hardware counters (ncu) ---------------------------------------------- */
@@ -1194,9 +1252,11 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--problem")) o->problem = v;
         else if (!strcmp(k, "--elapsed")) o->elapsed = atof(v);
         else if (!strcmp(k, "--structure")) o->structure = v;
+        else if (!strcmp(k, "--structure-note")) o->structure_note = v;
         else if (!strcmp(k, "--sanitizers")) o->sanitizers = v;
         else if (!strcmp(k, "--sanitizer-missing")) o->sanitizer_missing = v;
         else if (!strcmp(k, "--not-allowed")) o->not_allowed = v;
+        else if (!strcmp(k, "--not-allowed-file")) o->not_allowed_file = v;
         else if (!strcmp(k, "--counters")) o->counters = v;
         else if (!strcmp(k, "--counters-missing")) o->counters_missing = v;
         else {
@@ -1253,7 +1313,7 @@ int main(int argc, char **argv)
     } else if (o.problem) {
         g.could_not_grade = 1;
         snprintf(g.problem, sizeof g.problem, "%s\n", o.problem);
-    } else if (o.not_allowed) {
+    } else if (o.not_allowed || o.not_allowed_file) {
         grade_not_allowed(&g, &o);
     } else if (grade_tests(&g, &o) != 0) {
         g.could_not_grade = 1;

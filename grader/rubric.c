@@ -21,7 +21,7 @@ static const struct field {
     NUMBER_FIELD(kernel_timeout_s, 0), NUMBER_FIELD(test_timeout_s, 0), NUMBER_FIELD(measure_timeout_s, 0),
     NUMBER_FIELD(perf_low, 0), NUMBER_FIELD(perf_high, 0),
     NUMBER_FIELD(memcheck_points, 1), NUMBER_FIELD(racecheck_points, 1), NUMBER_FIELD(structure_points, 1),
-    TEXT_FIELD(require, 1), TEXT_FIELD(forbidden_calls, 1), TEXT_FIELD(perf_next, 1),
+    TEXT_FIELD(require, 1), TEXT_FIELD(allowed_calls, 1), TEXT_FIELD(perf_next, 1),
     TEXT_FIELD(counters_shape, 1), NUMBER_FIELD(bank_conflict_points, 1), NUMBER_FIELD(bank_conflicts_max, 1),
     TEXT_FIELD(baseline, 1), TEXT_FIELD(baseline_dirs, 1), TEXT_FIELD(bench_launch, 1), TEXT_FIELD(sanitizer_shape, 1), NUMBER_FIELD(synccheck_points, 1),
     TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),

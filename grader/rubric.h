@@ -39,7 +39,7 @@ typedef struct {
     double racecheck_points;      /* compute-sanitizer racecheck clean on it */
     double structure_points;      /* the compiled kernel uses what the lab teaches */
     char require[64];             /* what structure means: "shared barrier" */
-    char forbidden_calls[256];    /* symbol prefixes a lab file may not call */
+    char allowed_calls[256];      /* more calls a lab file may make, as shell patterns, beside build/tools/inspect's allow-list */
     char perf_next[256];          /* the next step when performance points are lost */
     char counters_shape[32];      /* "1024x1024": read ncu's counters for the launch at this shape */
     double bank_conflict_points;  /* shared-memory bank conflicts per request at most ... */

@@ -216,9 +216,6 @@ int main(int argc, char **argv)
         m.baseline_skipped = why;
     }
 
-    fprintf(stderr, "  worker-reported GPU ms per launch (diagnostics): yours %.4f, copy %.4f; judge's clock: %.4f, %.4f\n",
-            yours.worker_gpu_ms / ((yours.stats.n + 5) * m.slots), copy.worker_gpu_ms / ((copy.stats.n + 5) * m.slots),
-            yours.stats.median, copy.stats.median);
     printf("  %dx%d: %.1f GB/s, copy %.1f GB/s (same path), %.3f of copy, noise %.2f %% (%d samples of %d "
            "launches)\n", m.rows, m.cols, tl_gbps(m.bytes, yours.stats.median), tl_gbps(m.bytes, copy.stats.median),
            copy.stats.median / yours.stats.median, 100 * yours.stats.noise, yours.stats.n, m.slots);

@@ -2,7 +2,8 @@
  * build/tools/inspect (grader/inspect.c), the static checks of a lab file:
  * every reference solution and skeleton is clean (exit 0); every attack in
  * tests/submissions/static/ is refused (exit 1) with exactly the findings its
- * opening line names; an input inspect cannot read is exit 2 with the reason;
+ * opening line names (defines_*: a global definition that would stand in for the
+ * kit's or a library's); an input inspect cannot read is exit 2 with the reason;
  * --allow and a rubric's allowed_calls extend the allow-list. Lab files are
  * compiled as common/submission.mk compiles them (nvcc -c, -ptx, and the
  * dependency file), each into build/tests/inspect/<name>/. Needs nvcc (CI has
@@ -348,4 +349,46 @@ Test(inspect, only_public_toolkit_and_system_headers_may_be_included)
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     snprintf(want, sizeof want, "includes: %s/grader/hidden.h:\n", cwd);
     cr_expect_str_eq(heads, want, "got:\n%s", out);
+}
+
+/* ---- definitions that would stand in for the kit's or a library's ----------- */
+
+Test(inspect, defining_seccomp_load_is_refused, .timeout = 300)
+{
+    expect_refused("defines_seccomp_load", "defines: seccomp_load:\n", 0);
+}
+
+Test(inspect, a_weak_prctl_is_refused, .timeout = 300)
+{
+    expect_refused("defines_weak_prctl", "defines: prctl:\n", 0);
+}
+
+/* A g++ object: the launch function and static helpers pass; main, a kit
+ * function, a C global, a replacement operator new and a definition in
+ * namespace std do not. Needs only g++ (nvcc's host compiler). */
+Test(inspect, only_launch_functions_may_be_global_c_names)
+{
+    inspect_build();
+    int status = tool_sh("cd " INSPECT_WORK " && printf '%s\\n' '#include <cstddef>' "
+                         "'extern \"C\" void launch_transpose(const float *, float *, int, int) {}' "
+                         "'static int helper(int x) { return x + 1; }' "
+                         "'int (*keep)(int) = nullptr;' "
+                         "'extern \"C\" int tl_sandbox_enter(int, char *, size_t) { return helper(0); }' "
+                         "'void *operator new(std::size_t n) { static char pool[64]; (void)n; return pool; }' "
+                         "'namespace std { void swap_all() {} }' "
+                         "'int main() { return 0; }' > defines.cpp && "
+                         "g++ -O2 -c defines.cpp -o defines.o");
+    cr_assert_eq(status, 0, "cannot build the g++ object");
+    status = tool_sh(INSPECT " --object " INSPECT_WORK "/defines.o > " INSPECT_WORK "/defines.txt 2>&1");
+    const char *out = tool_read(INSPECT_WORK "/defines.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    static char heads[4096];
+    finding_heads(out, heads, sizeof heads);
+    const char *want[] = {"defines: keep:\n", "defines: tl_sandbox_enter:\n", "defines: _Znwm:\n",
+                          "defines: _ZSt8swap_allv:\n", "defines: main:\n"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_expect(has_line(heads, want[i], (int)strlen(want[i])), "inspect does not say %s; it said:\n%s", want[i], out);
+    cr_expect(!strstr(heads, "launch_transpose") && !strstr(heads, "helper"), "a launch function or a static "
+              "helper was refused:\n%s", out);
+    cr_expect_eq(tool_lines(heads), 5, "wanted exactly those five findings:\n%s", out);
 }

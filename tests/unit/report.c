@@ -254,6 +254,24 @@ Test(report, library_shortcuts_are_not_allowed)
     tl_json_free(r);
 }
 
+/* build/tools/inspect's findings: score 0, the called names in the summary,
+ * each finding's sentence without its KIND: NAME: head. */
+Test(report, inspect_findings_are_not_allowed_each_with_its_sentence)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab3.rubric", "--not-allowed-file tests/fixtures/inspect-findings.txt", &r);
+    cr_assert_eq(status, 1, "%s", stdout_text());
+    cr_assert_eq(tl_json_number(r, "score", -1), 0);
+    const char *out = tl_json_string(test_named(r, "allowed"), "output", "");
+    cr_assert(strstr(out, "not allowed: your file calls dlopen dlsym."), "%s", out);
+    cr_assert(strstr(out, "\n  - your file includes grader/hidden.h: only tilelab.h"), "%s", out);
+    cr_assert(strstr(out, "\n  - dlopen loads code at run time"), "%s", out);
+    cr_assert(strstr(out, "\n  - your file defines seccomp_load (global function)"), "%s", out);
+    cr_assert(!strstr(out, "calls: ") && !strstr(out, "defines: "), "%s", out);
+    cr_assert(strstr(stdout_text(), "not allowed"), "%s", stdout_text());
+    tl_json_free(r);
+}
+
 #define LAB3_PASS "--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-baseline.json " \
                   "--structure 'shared=4 barrier=1' --sanitizers tests/fixtures/sanitizers-clean"
 

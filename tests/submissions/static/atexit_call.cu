@@ -9,7 +9,7 @@ __global__ void transpose_padded(const float *in, float *out, int rows, int cols
         out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
 }
 
-volatile int finished;
+static volatile int finished;
 static void at_the_end(void)
 {
     finished = 1;

@@ -8,7 +8,7 @@ __global__ void transpose_padded(const float *in, float *out, int rows, int cols
         out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
 }
 
-volatile int flushed;
+static volatile int flushed;
 struct flush_at_exit {
     flush_at_exit() {}
     ~flush_at_exit() { flushed = 1; }
