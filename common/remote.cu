@@ -29,7 +29,7 @@ struct tl_worker {
     pid_t pid;                 /* 0: not running */
     int request_fd, reply_fd;
     uint32_t seq;
-    int exit_status;           /* how its last process ended, when it ended by itself */
+    int tool_status;           /* a non-zero exit status of the last process (a wrapped sanitizer's) */
     char folder[64];           /* its empty working folder */
     unsigned nbuffers;
     CUdeviceptr base[TL_WORKER_MAX_BUFFERS];
@@ -455,9 +455,10 @@ static const char *const op_names[TL_OP_COUNT] = {
     "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums",
     "launch_pair_sums", "launch_transpose_inplace", "launch_matmul_dbuf", "the kit's empty kernel"};
 
-/* Ask the worker to leave and give it time: a sanitizer or a profiler
- * wrapped around it writes its summary as the worker ends. */
-static void quit_gracefully(tl_worker *w)
+/* Ask the worker to leave and give it up to `seconds`: a sanitizer or a
+ * profiler wrapped around it writes its summary, and its exit status (86:
+ * errors found), as the worker ends. Then its group is killed. */
+static void quit_gracefully(tl_worker *w, double seconds)
 {
     if (w->pid <= 0)
         return;
@@ -465,20 +466,22 @@ static void quit_gracefully(tl_worker *w)
     memset(&q, 0, sizeof q);
     q.magic = TL_WORKER_MAGIC;
     q.quit = 1;
-    if (write(w->request_fd, &q, sizeof q) != (ssize_t)sizeof q)
-        return;
-    double deadline = tl_seconds_now() + setup_seconds();
-    int status;
-    while (tl_seconds_now() < deadline) {
-        pid_t k = waitpid(w->pid, &status, WNOHANG);
-        if (k == w->pid) {
-            w->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            kill_group(w);
-            w->pid = 0;
-            return;
+    if (write(w->request_fd, &q, sizeof q) == (ssize_t)sizeof q) {
+        double deadline = tl_seconds_now() + seconds;
+        int status;
+        while (tl_seconds_now() < deadline) {
+            pid_t k = waitpid(w->pid, &status, WNOHANG);
+            if (k == w->pid) {
+                if (WIFEXITED(status) && WEXITSTATUS(status))
+                    w->tool_status = WEXITSTATUS(status);
+                kill_group(w);
+                w->pid = 0;
+                break;
+            }
+            usleep(10000);
         }
-        usleep(10000);
     }
+    tl_worker_stop(w);
 }
 
 void tl_worker_warm(tl_worker *w)
@@ -497,13 +500,9 @@ int tl_workers_finish(int status)
     int tool_status = 0;
     for (int i = 0; i < worker_count; i++) {
         tl_worker *w = all_workers[i];
-        if (w->pid > 0) {
-            w->exit_status = 0;
-            quit_gracefully(w);
-            if (w->exit_status)
-                tool_status = w->exit_status;
-        }
-        tl_worker_stop(w);
+        quit_gracefully(w, setup_seconds());
+        if (w->tool_status)
+            tool_status = w->tool_status;
     }
     const char *wrap = getenv("TILELAB_WORKER_WRAP");
     return wrap && *wrap && tool_status ? tool_status : status;
@@ -569,7 +568,9 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
             o->status = TL_RUN_CUDA_ERROR;
             o->cuda_error = r.cuda_error;
             o->at_launch = r.at_launch;
-            tl_worker_stop(w);   /* its context is gone; the next call starts afresh */
+            /* Its context is gone: the next call starts afresh. A wrapped
+             * sanitizer that stopped the kernel says why as it leaves. */
+            quit_gracefully(w, 30);
         }
         break;
     case TL_REPLY_UNDEFINED:

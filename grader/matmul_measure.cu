@@ -76,7 +76,10 @@ int main(int argc, char **argv)
     size_t stride = tl_matmul_slot_stride(s.m, s.n, s.k);
     size_t free_bytes = 0, total_bytes = 0;
     CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    int slots = 5;
+    /* Two triples: the rotation still gives every call other pointers and
+     * fresh input, and a request's own cost (~0.1 ms) is under 1 % of a
+     * 4096^3 product; more would only lengthen the grade. */
+    int slots = 2;
     while (slots > 1 && 3.0 * slots * stride * sizeof(float) > 0.6 * free_bytes)
         slots--;
     float *A, *B, *C;

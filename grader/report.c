@@ -53,7 +53,7 @@ typedef struct {
 
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
-        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *sanitizers, *sanitizer_missing,
+        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *double_buffered, *sanitizers, *sanitizer_missing,
         *not_allowed, *not_allowed_file, *counters, *counters_missing;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
@@ -870,6 +870,14 @@ static void grade_performance(grade *g, const options *o, int all_passed)
         appendf(t->output, OUTPUT_LEN, "the output was wrong after timing (%s): no performance points. "
                 "Next: a kernel must give the same result on every launch.\n",
                 tl_json_string(m, "verification", "?"));
+    } else if (tl_json_number(m, "below_floor", 0)) {
+        /* Below the floor (bench.h) the time is not a kernel's: work was skipped. */
+        appendf(t->output, OUTPUT_LEN, "%s: your kernel skipped work on some calls (a median of %.4f ms per "
+                "launch, the floor is %.4f ms): no performance points. Next: do all the work on every call.\n",
+                matmul ? "faster than the GPU's FP32 peak" : "faster than the memory can move the data",
+                tl_json_number(tl_json_get(tl_json_get(m, matmul ? "matmul" : "bench"), matmul ? "yours" : "work"),
+                               "median_ms", 0),
+                tl_json_number(m, "floor_ms", 0));
     } else {
         g->measured = 1;
         if (!r->speedup_unit[0])   /* lab 5 compares its baseline in the speed item */
@@ -914,9 +922,23 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
             100 * tl_json_number(yours, "noise", 0), tl_json_number(mm, "noisy", 0)
             ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "",
             g->gflops, tl_json_number(mm, "speedup_over_naive", 0), g->naive_gflops);
+    const char *dbuf = o->double_buffered;
+    if (dbuf && !strncmp(dbuf, "yes", 3))
+        appendf(t->output, OUTPUT_LEN, "structure: double-buffered (%s)\n", dbuf + (dbuf[3] == ':' ? 5 : 3));
+    else if (dbuf && strncmp(dbuf, "no", 2))
+        appendf(t->output, OUTPUT_LEN, "structure: %s\n", dbuf);
     if (!tl_json_number(mm, "verified_after_timing", 0)) {
         appendf(t->output, OUTPUT_LEN, "the output was wrong after timing (%s): no speed points. Next: a kernel "
                 "must give the same result on every launch.\n", tl_json_string(mm, "verification", "?"));
+    } else if (tl_json_number(mm, "below_floor", 0)) {
+        appendf(t->output, OUTPUT_LEN, "faster than the GPU's FP32 peak: your kernel skipped work on some calls "
+                "(floor %.3f ms): no speed points. Next: do all the work on every call.\n",
+                tl_json_number(mm, "floor_ms", 0));
+    } else if (dbuf && !strncmp(dbuf, "no", 2)) {
+        /* Part 3 teaches the schedule: speed alone cannot tell it here. */
+        appendf(t->output, OUTPUT_LEN, "not double-buffered: %s: no speed points (they are for the "
+                "double-buffered schedule).\nNext: %s\n", dbuf + (dbuf[2] == ':' ? 4 : 2),
+                r->speedup_next[0] ? r->speedup_next : "two buffers per operand, one barrier per K-step");
     } else if (!base || !tl_json_number(base, "verified", 0)) {
         t->max_score = 0;   /* nothing to compare with: left out of the maximum, not counted as lost */
         t->passed = 1;
@@ -1253,6 +1275,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--elapsed")) o->elapsed = atof(v);
         else if (!strcmp(k, "--structure")) o->structure = v;
         else if (!strcmp(k, "--structure-note")) o->structure_note = v;
+        else if (!strcmp(k, "--double-buffered")) o->double_buffered = v;
         else if (!strcmp(k, "--sanitizers")) o->sanitizers = v;
         else if (!strcmp(k, "--sanitizer-missing")) o->sanitizer_missing = v;
         else if (!strcmp(k, "--not-allowed")) o->not_allowed = v;

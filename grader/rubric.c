@@ -26,6 +26,7 @@ static const struct field {
     TEXT_FIELD(baseline, 1), TEXT_FIELD(baseline_dirs, 1), TEXT_FIELD(bench_launch, 1), TEXT_FIELD(sanitizer_shape, 1), NUMBER_FIELD(synccheck_points, 1),
     TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),
     NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
+    TEXT_FIELD(double_buffered_unit, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 

@@ -56,6 +56,7 @@ typedef struct {
     double speedup_points;        /* speed over the baseline kernel, timed in the same run: */
     double speedup_low, speedup_high;   /* 0 points at or below low, all at or above high */
     char speedup_unit[16];        /* the unit they measure */
+    char double_buffered_unit[16]; /* its kernel must be double-buffered (grader/ptx.h), or no speed points */
     char speedup_next[256];       /* the next step when speedup points are lost */
 } tl_rubric;
 
