@@ -78,13 +78,14 @@ size_t tl_slot_floats(size_t n)
     return (n + page - 1) / page * page;
 }
 
-__global__ static void check_inplace_kernel(const float *a, int n, int slots, uint64_t seed, check_counts *c)
+__global__ static void check_inplace_kernel(const float *a, int n, int slots, size_t stride, uint64_t seed,
+                                            check_counts *c)
 {
     size_t nn = (size_t)n * n, total = nn * slots;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
         size_t slot = i / nn, j = i % nn, r = j / n, col = j % n;
-        if (!same_bits(a[slot * nn + col * n + r], hash_value(seed, i)))
-            record(c, slot * nn + col * n + r, 0);
+        if (!same_bits(a[slot * stride + col * n + r], hash_value(seed, slot * stride + j)))
+            record(c, slot * stride + col * n + r, 0);
     }
 }
 
@@ -163,15 +164,15 @@ tl_gpu_check tl_check_transposes(const float *in, const float *out, int rows, in
     return r;
 }
 
-tl_gpu_check tl_check_inplace(const float *a, int n, int slots, uint64_t seed)
+tl_gpu_check tl_check_inplace(const float *a, int n, int slots, size_t stride, uint64_t seed)
 {
     check_counts *dev = new_counts();
-    check_inplace_kernel<<<grid_for((size_t)n * n * slots), 256>>>(a, n, slots, seed, dev);
+    check_inplace_kernel<<<grid_for((size_t)n * n * slots), 256>>>(a, n, slots, stride, seed, dev);
     CHECK_LAUNCH();
     tl_gpu_check r = finish(dev, a, a);
     if (r.wrong) {
-        size_t nn = (size_t)n * n, slot = (size_t)r.first / nn, j = (size_t)r.first % nn;
-        r.expected = tl_hash_value(seed, slot * nn + (j % n) * n + j / n);
+        size_t slot = (size_t)r.first / stride, j = (size_t)r.first % stride;
+        r.expected = tl_hash_value(seed, slot * stride + (j % n) * n + j / n);
     }
     return r;
 }

@@ -40,9 +40,9 @@ tl_gpu_check tl_check_transposes(const float *in, const float *out, int rows, in
  * a worker than on slots of exactly 256 MiB. */
 size_t tl_slot_floats(size_t n);
 
-/* `slots` in-place transposes of n x n, slot s at a + s * n * n, whose
- * input was tl_fill_hashed(a, slots * n * n, seed). */
-tl_gpu_check tl_check_inplace(const float *a, int n, int slots, uint64_t seed);
+/* `slots` in-place transposes of n x n, slot s at a + s * stride
+ * (stride >= n * n floats), whose input was tl_fill_hashed(a, slots * stride, seed). */
+tl_gpu_check tl_check_inplace(const float *a, int n, int slots, size_t stride, uint64_t seed);
 
 /* p[0..n) still holds tl_fill_hashed(p, n, seed): an input the kernel left alone. */
 tl_gpu_check tl_check_hashed(const float *p, size_t n, uint64_t seed);

@@ -179,9 +179,3 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
     return r;
 }
 
-void tl_inplace_work(void *args)
-{
-    tl_inplace_args *a = (tl_inplace_args *)args;
-    (a->launch ? a->launch : launch_transpose_inplace)(a->a, a->n);
-    a->launches++;
-}

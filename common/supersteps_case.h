@@ -29,16 +29,6 @@ typedef void (*tl_inplace_fn)(float *a, int n);
 tl_case_result tl_inplace_case(int n, uint64_t seed);
 tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed);
 
-/* The work a benchmark times: one transpose in place. Counts its launches,
- * so the result can be checked after timing (even count: the input back). */
-typedef struct {
-    float *a;
-    int n;
-    tl_inplace_fn launch;   /* NULL: launch_transpose_inplace */
-    long launches;
-} tl_inplace_args;
-void tl_inplace_work(void *args);
-
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,8 @@
 #include "tilelab.h"
 #include "remote.h"
 #include "matmul_timing.h"
+#include "transpose_timing.h"
+#include "judge_kernels.h"
 #include "bench.h"
 #include "device.h"
 #include "matrix.h"
@@ -81,20 +83,32 @@ static int check_unit(int unit, const char *only, uint64_t seed, int *fatal)
     return failed;
 }
 
+/* Part 2 timed as ./grade times it (transpose_timing.h): your in-place
+ * transpose and the kit's copy, each in its worker, each call checked. */
 static void time_inplace(int side)
 {
-    size_t n = (size_t)side * side;
-    float *host = HOST_FLOATS(n, "host matrix");
-    tl_inplace_args a = {NULL, side, NULL, 0};
-    tl_fill_seeded(host, n, 1);
-    CHECK_CUDA(cudaMalloc((void **)&a.a, n * sizeof(float)));
-    CHECK_CUDA(cudaMemcpy(a.a, host, n * sizeof(float), cudaMemcpyHostToDevice));
-    tl_bench_result b;
-    tl_bench_against_copy(tl_inplace_work, &a, 2.0 * n * sizeof(float), &TL_BENCH_QUICK, &b);
-    printf("  inplace   %dx%d: %.4f ms, %.1f GB/s = %.1f %% of copy (%.1f GB/s)%s\n", side, side,
-           b.work_ms.median, b.work_gbps, 100 * b.fraction_of_copy, b.copy_gbps, b.noisy ? " (noisy)" : "");
-    CHECK_CUDA(cudaFree(a.a));
-    free(host);
+    size_t stride = tl_slot_floats((size_t)side * side);
+    float *a, *copy_out;
+    CHECK_CUDA(cudaMalloc((void **)&a, stride * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&copy_out, stride * sizeof(float)));
+    tl_worker *copy_worker = tl_worker_new(tl_env_text("TILELAB_COPY_WORKER", "build/no-copy-worker"), "the kit's copy");
+    tl_timed_inplace yours;
+    tl_timed_transpose copy;
+    tl_timed_inplace_init(&yours, tl_student_worker(), a, side, 1, 1);
+    tl_timed_transpose_init(&copy, "the copy", copy_worker, a, copy_out, side, side, 1, 0, 2);
+    tl_bench_work works[2] = {tl_timed_inplace_work(&yours), tl_timed_transpose_work(&copy)};
+    tl_stats st[2];
+    int noisy = tl_bench_interleaved(works, 2, &TL_BENCH_QUICK, st);
+    double bytes = 2.0 * side * side * sizeof(float);
+    if (yours.failed)
+        printf("  inplace   %dx%d: a timed call failed: %s\n", side, side, yours.verification);
+    else
+        printf("  inplace   %dx%d: %.4f ms, %.1f GB/s = %.1f %% of copy (%.1f GB/s)%s\n", side, side, st[0].median,
+               tl_gbps(bytes, st[0].median), 100 * st[1].median / st[0].median, tl_gbps(bytes, st[1].median),
+               noisy ? " (noisy)" : "");
+    tl_worker_stop(copy_worker);
+    CHECK_CUDA(cudaFree(a));
+    CHECK_CUDA(cudaFree(copy_out));
 }
 
 static void time_dbuf(tl_mm_shape s)

@@ -103,3 +103,84 @@ void tl_timed_transpose_once(tl_timed_transpose *t)
     run(t);
     check(t);
 }
+
+/* ---- lab 5 part 2: in place ---- */
+
+static void inplace_prepare(void *ctx)
+{
+    tl_timed_inplace *t = (tl_timed_inplace *)ctx;
+    t->seed = tl_next_secret(&t->next_seed);
+    tl_fill_hashed(t->a, t->stride * t->slots, t->seed);
+    tl_worker_warm(t->worker);
+}
+
+static void inplace_run(void *ctx)
+{
+    tl_timed_inplace *t = (tl_timed_inplace *)ctx;
+    void *const ptrs[TL_WORKER_MAX_PTRS] = {t->a, NULL, NULL};
+    const int args[TL_WORKER_MAX_ARGS] = {t->n, 0, 0};
+    if (t->failed && t->outcome.status != TL_RUN_OK)
+        return;
+    tl_worker_run(t->worker, TL_OP_INPLACE, ptrs, args, (unsigned)t->slots, t->stride * sizeof(float), 0,
+                  &t->outcome);
+    t->allocs += t->outcome.device_allocs;
+}
+
+static double inplace_request_ms(void *ctx)
+{
+    return 1e3 * ((tl_timed_inplace *)ctx)->outcome.seconds;
+}
+
+static void inplace_check(void *ctx)
+{
+    tl_timed_inplace *t = (tl_timed_inplace *)ctx;
+    if (t->outcome.status != TL_RUN_OK) {
+        if (!t->failed)
+            snprintf(t->verification, sizeof t->verification, "%s",
+                     t->outcome.status == TL_RUN_CUDA_ERROR ? cudaGetErrorName((cudaError_t)t->outcome.cuda_error)
+                                                            : t->outcome.message);
+        t->failed = t->calls + 1;
+        return;
+    }
+    t->calls += t->slots;
+    if (t->allocs && !t->failed) {
+        snprintf(t->verification, sizeof t->verification, "the timed calls allocated device memory (%u cudaMalloc "
+                 "calls): in place means no second buffer", t->allocs);
+        t->failed++;
+        return;
+    }
+    tl_gpu_check c = tl_check_inplace(t->a, t->n, t->slots, t->stride, t->seed);
+    if (c.wrong && !t->failed) {
+        size_t nn = t->stride, j = (size_t)c.first % nn;
+        snprintf(t->verification, sizeof t->verification, "timed call %d of %d: (row %zu, col %zu) is %g, expected "
+                 "%g; %llu elements wrong. Every timed call gets new input and must do all its work",
+                 t->calls - t->slots + (int)((size_t)c.first / nn) + 1, t->calls, j / t->n, j % t->n, c.got,
+                 c.expected, c.wrong);
+    }
+    if (c.wrong)
+        t->failed++;
+}
+
+void tl_timed_inplace_init(tl_timed_inplace *t, tl_worker *worker, float *a, int n, int slots, uint64_t secret)
+{
+    memset(t, 0, sizeof *t);
+    t->worker = worker;
+    t->a = a;
+    t->n = n;
+    t->slots = slots;
+    t->stride = tl_slot_floats((size_t)n * n);
+    t->next_seed = secret;
+}
+
+tl_bench_work tl_timed_inplace_work(tl_timed_inplace *t)
+{
+    tl_bench_work w = {inplace_run, t, t->slots, inplace_prepare, inplace_check, inplace_request_ms};
+    return w;
+}
+
+void tl_timed_inplace_once(tl_timed_inplace *t)
+{
+    inplace_prepare(t);
+    inplace_run(t);
+    inplace_check(t);
+}

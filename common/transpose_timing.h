@@ -28,6 +28,21 @@ typedef struct {
     double worker_gpu_ms;       /* the worker's own account, summed: diagnostics */
 } tl_timed_transpose;
 
+/* Lab 5 part 2: the student's in-place transposes timed the same way,
+ * `slots` n x n matrices `stride` floats apart, each checked, and the
+ * device allocations the launches made counted (in place means none). */
+typedef struct {
+    tl_worker *worker;
+    float *a;
+    int n, slots;
+    size_t stride;
+    uint64_t seed, next_seed;
+    tl_run_outcome outcome;
+    int calls, failed;
+    unsigned allocs;
+    char verification[800];
+} tl_timed_inplace;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +56,10 @@ void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker 
 tl_bench_work tl_timed_transpose_work(tl_timed_transpose *t);
 /* One sample by hand: prepare, run, check. */
 void tl_timed_transpose_once(tl_timed_transpose *t);
+
+void tl_timed_inplace_init(tl_timed_inplace *t, tl_worker *worker, float *a, int n, int slots, uint64_t secret);
+tl_bench_work tl_timed_inplace_work(tl_timed_inplace *t);
+void tl_timed_inplace_once(tl_timed_inplace *t);
 
 #ifdef __cplusplus
 }
