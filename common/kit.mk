@@ -36,7 +36,7 @@ $(KIT)/libtilelab.a: $(KIT_OBJS)
 # common/worker.cu linked with one lab file (the student's, a baseline) or
 # with a kit file that defines the same launch (the copy, the naive matmul,
 # cuBLAS), so every kernel a grade compares runs and is timed the same way.
-JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/transpose_timing.cu.o $(KIT)/matmul_timing.cu.o \
+JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/timed.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/transpose_timing.cu.o $(KIT)/matmul_timing.cu.o \
               $(KIT)/sandbox_calls.c.o
 $(KIT)/libjudge.a: $(JUDGE_OBJS)
 	$(Q)rm -f $@

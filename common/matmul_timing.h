@@ -1,5 +1,5 @@
 /*
- * matmul_timing.h — a worker's C = A B timed by a judge, the way
+ * matmul_timing.h — a worker's C = A B timed by a judge (timed.h), the way
  * transpose_timing.h times a transpose: `slots` launches per sample on
  * `slots` triples (A, B, C), fresh A and B (hash values) and a poisoned C
  * before every sample, and every C checked afterwards at sampled elements
@@ -11,22 +11,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "bench.h"
-#include "remote.h"
 #include "shapes.h"
+#include "timed.h"
 
 typedef struct {
-    const char *what;
-    tl_worker *worker;
+    tl_timed timed;             /* first: the work's context is this struct */
     tl_worker_op op;            /* TL_OP_MATMUL, or TL_OP_DBUF (lab 5) */
     float *A, *B, *C;           /* `slots` matrices each, `stride` floats apart */
     size_t stride;
-    int m, n, k, slots;
-    uint64_t seed, next_seed;
-    tl_run_outcome outcome;
-    int calls, failed;
-    char verification[800];
-    tl_stats stats;
+    int m, n, k;
 } tl_timed_matmul;
 
 /* Elements checked per C: a wrong tile shows in a few hundred samples. */

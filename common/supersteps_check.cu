@@ -100,8 +100,8 @@ static void time_inplace(int side)
     tl_stats st[2];
     int noisy = tl_bench_interleaved(works, 2, &TL_BENCH_QUICK, st);
     double bytes = 2.0 * side * side * sizeof(float);
-    if (yours.failed)
-        printf("  inplace   %dx%d: a timed call failed: %s\n", side, side, yours.verification);
+    if (yours.timed.failed)
+        printf("  inplace   %dx%d: a timed call failed: %s\n", side, side, yours.timed.verification);
     else
         printf("  inplace   %dx%d: %.4f ms, %.1f GB/s = %.1f %% of copy (%.1f GB/s)%s\n", side, side, st[0].median,
                tl_gbps(bytes, st[0].median), 100 * st[1].median / st[0].median, tl_gbps(bytes, st[1].median),

@@ -51,15 +51,15 @@ static void time_shape(int rows, int cols, tl_bench_result *b)
     tl_bench_work works[2] = {tl_timed_transpose_work(&yours), tl_timed_transpose_work(&copy)};
     tl_stats stats[2];
     memset(b, 0, sizeof *b);
-    b->noisy = tl_bench_interleaved(works, 2, &TL_BENCH_QUICK, stats) || yours.failed || copy.failed;
+    b->noisy = tl_bench_interleaved(works, 2, &TL_BENCH_QUICK, stats) || yours.timed.failed || copy.timed.failed;
     b->bytes = 2.0 * n * sizeof(float);
     b->work_ms = stats[0];
     b->copy4_ms = stats[1];
     b->work_gbps = tl_gbps(b->bytes, stats[0].median);
     b->copy_gbps = tl_gbps(b->bytes, stats[1].median);
     b->fraction_of_copy = b->copy_gbps > 0 ? b->work_gbps / b->copy_gbps : 0;
-    if (yours.failed)
-        printf("    a timed call failed: %s\n", yours.verification);
+    if (yours.timed.failed)
+        printf("    a timed call failed: %s\n", yours.timed.verification);
     tl_worker_stop(copy_worker);
     CHECK_CUDA(cudaFree(in));
     CHECK_CUDA(cudaFree(out));

@@ -100,8 +100,8 @@ int main(int argc, char **argv)
     int noisy = 1;
     tl_stats stats[WORKS];
     memset(stats, 0, sizeof stats);
-    if (!t[YOURS].failed) {
-        t[YOURS].calls = 0;
+    if (!t[YOURS].timed.failed) {
+        t[YOURS].timed.calls = 0;
         const tl_bench_work works[WORKS] = {tl_timed_matmul_work(&t[YOURS]), tl_timed_matmul_work(&t[NAIVE]),
                                             tl_timed_matmul_work(&t[CUBLAS])};
         noisy = tl_bench_interleaved(works, WORKS, &TL_BENCH_GRADE, stats);
@@ -109,9 +109,9 @@ int main(int argc, char **argv)
     double flops = tl_matmul_flops(s), gflops[WORKS];
     for (int w = 0; w < WORKS; w++)
         gflops[w] = stats[w].median > 0 ? flops / (stats[w].median * 1e6) : 0;
-    if (t[NAIVE].failed || t[CUBLAS].failed)
-        fprintf(stderr, "%s: a reference failed (naive: %s; cublas: %s)\n", argv[0], t[NAIVE].verification,
-                t[CUBLAS].verification);
+    if (t[NAIVE].timed.failed || t[CUBLAS].timed.failed)
+        fprintf(stderr, "%s: a reference failed (naive: %s; cublas: %s)\n", argv[0], t[NAIVE].timed.verification,
+                t[CUBLAS].timed.verification);
     double floor_ms = flops / (tl_fp32_peak_gflops(dev.sm_count, dev.clock_khz) * 1e6);
 
     FILE *f = fopen(json_path, "w");
@@ -127,13 +127,13 @@ int main(int argc, char **argv)
     tl_jw_int(&jw, "m", s.m);
     tl_jw_int(&jw, "k", s.k);
     tl_jw_int(&jw, "n", s.n);
-    tl_jw_bool(&jw, "verified_after_timing", !t[YOURS].failed);
-    tl_jw_string(&jw, "verification", t[YOURS].failed ? t[YOURS].verification
+    tl_jw_bool(&jw, "verified_after_timing", !t[YOURS].timed.failed);
+    tl_jw_string(&jw, "verification", t[YOURS].timed.failed ? t[YOURS].timed.verification
                                                       : "every timed call checked: within the fp32 bound");
-    tl_jw_int(&jw, "calls_checked", t[YOURS].calls);
-    tl_jw_bool(&jw, "references_verified", !t[NAIVE].failed && !t[CUBLAS].failed);
+    tl_jw_int(&jw, "calls_checked", t[YOURS].timed.calls);
+    tl_jw_bool(&jw, "references_verified", !t[NAIVE].timed.failed && !t[CUBLAS].timed.failed);
     tl_jw_number(&jw, "floor_ms", floor_ms);
-    tl_jw_bool(&jw, "below_floor", !t[YOURS].failed && stats[YOURS].median > 0 && stats[YOURS].median < floor_ms);
+    tl_jw_bool(&jw, "below_floor", !t[YOURS].timed.failed && stats[YOURS].median > 0 && stats[YOURS].median < floor_ms);
     tl_jw_string(&jw, "timing", "the judge's clock, request to reply, per launch; fresh input every call");
     tl_jw_object_begin(&jw, "matmul");
     tl_jw_int(&jw, "samples", stats[YOURS].n);
@@ -156,6 +156,6 @@ int main(int argc, char **argv)
            gflops[CUBLAS], gflops[CUBLAS] > 0 ? gflops[YOURS] / gflops[CUBLAS] : 0,
            gflops[NAIVE] > 0 ? gflops[YOURS] / gflops[NAIVE] : 0, 100 * stats[YOURS].noise, stats[YOURS].n, slots);
     for (int w = 0; w < WORKS; w++)
-        tl_worker_stop(t[w].worker);
-    return t[YOURS].failed ? TL_EXIT_FAILED : TL_EXIT_OK;
+        tl_worker_stop(t[w].timed.worker);
+    return t[YOURS].timed.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

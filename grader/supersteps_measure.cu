@@ -188,8 +188,8 @@ static void measure_inplace(inplace_result *ip, uint64_t seed)
     tl_stats stats[2];
     memset(stats, 0, sizeof stats);
     int noisy = 1;
-    if (!yours.failed) {
-        yours.calls = 0;
+    if (!yours.timed.failed) {
+        yours.timed.calls = 0;
         tl_bench_work works[2] = {tl_timed_inplace_work(&yours),
                                   tl_timed_transpose_work(&copy)};
         noisy = tl_bench_interleaved(works, 2, &TL_BENCH_GRADE, stats);
@@ -203,10 +203,10 @@ static void measure_inplace(inplace_result *ip, uint64_t seed)
     ip->bench.copy_gbps = stats[1].median > 0 ? tl_gbps(ip->bench.bytes, stats[1].median) : 0;
     ip->bench.fraction_of_copy = stats[0].median > 0 ? stats[1].median / stats[0].median : 0;
     ip->floor_ms = light_gbps > 0 ? ip->bench.bytes / (1.05 * light_gbps * 1e9) * 1e3 : 0;
-    ip->below_floor = !yours.failed && stats[0].median > 0 && stats[0].median < ip->floor_ms;
-    ip->verified = !yours.failed;
+    ip->below_floor = !yours.timed.failed && stats[0].median > 0 && stats[0].median < ip->floor_ms;
+    ip->verified = !yours.timed.failed;
     snprintf(ip->verification, sizeof ip->verification, "%s",
-             yours.failed ? yours.verification : "every timed call checked: right");
+             yours.timed.failed ? yours.timed.verification : "every timed call checked: right");
     CHECK_CUDA(cudaFree(a));
     CHECK_CUDA(cudaFree(copy_out));
 }
@@ -239,21 +239,21 @@ static void measure_dbuf(dbuf_result *mm, int works, uint64_t seed, const tl_dev
     tl_timed_matmul_once(&t[YOURS]);
     memset(mm->stats, 0, sizeof mm->stats);
     mm->noisy = 1;
-    if (!t[YOURS].failed) {
-        t[YOURS].calls = 0;
+    if (!t[YOURS].timed.failed) {
+        t[YOURS].timed.calls = 0;
         tl_bench_work bench[WORKS];
         for (int k = 0; k < works; k++)
             bench[k] = tl_timed_matmul_work(&t[k]);
         mm->noisy = tl_bench_interleaved(bench, works, &TL_BENCH_GRADE, mm->stats);
     }
     for (int k = 0; k < works; k++) {
-        mm->verified[k] = !t[k].failed;
+        mm->verified[k] = !t[k].timed.failed;
         snprintf(mm->verification[k], sizeof mm->verification[k], "%s",
-                 t[k].failed ? t[k].verification : "every timed call checked: within the fp32 bound");
+                 t[k].timed.failed ? t[k].timed.verification : "every timed call checked: within the fp32 bound");
     }
     /* The floor: FLOPs at the FP32 peak (bench.h). */
     mm->floor_ms = tl_matmul_flops(s) / (tl_fp32_peak_gflops(dev->sm_count, dev->clock_khz) * 1e6);
-    mm->below_floor = !t[YOURS].failed && mm->stats[YOURS].median > 0 && mm->stats[YOURS].median < mm->floor_ms;
+    mm->below_floor = !t[YOURS].timed.failed && mm->stats[YOURS].median > 0 && mm->stats[YOURS].median < mm->floor_ms;
     mm->timed = works;
     CHECK_CUDA(cudaFree(A));
     CHECK_CUDA(cudaFree(B));

@@ -37,11 +37,11 @@
 static void write_timed(tl_json_writer *w, const char *key, const tl_timed_transpose *t, double bytes)
 {
     tl_jw_object_begin(w, key);
-    tl_jw_number(w, "median_ms", t->stats.median);
-    tl_jw_number(w, "min_ms", t->stats.min);
-    tl_jw_number(w, "max_ms", t->stats.max);
-    tl_jw_number(w, "noise", t->stats.noise);
-    tl_jw_number(w, "gbps", tl_gbps(bytes, t->stats.median));
+    tl_jw_number(w, "median_ms", t->timed.stats.median);
+    tl_jw_number(w, "min_ms", t->timed.stats.min);
+    tl_jw_number(w, "max_ms", t->timed.stats.max);
+    tl_jw_number(w, "noise", t->timed.stats.noise);
+    tl_jw_number(w, "gbps", tl_gbps(bytes, t->timed.stats.median));
     tl_jw_object_end(w);
 }
 
@@ -66,22 +66,22 @@ static int write_json(const char *path, const measurement *m)
     tl_jw_int(&w, "rows", m->rows);
     tl_jw_int(&w, "cols", m->cols);
     const tl_timed_transpose *y = m->yours;
-    tl_jw_bool(&w, "verified_after_timing", !y->failed);
-    tl_jw_string(&w, "verification", y->failed ? y->verification : "every timed call checked: right");
-    tl_jw_int(&w, "calls_checked", y->calls);
+    tl_jw_bool(&w, "verified_after_timing", !y->timed.failed);
+    tl_jw_string(&w, "verification", y->timed.failed ? y->timed.verification : "every timed call checked: right");
+    tl_jw_int(&w, "calls_checked", y->timed.calls);
     tl_jw_string(&w, "timing", "the judge's clock, request to reply, per launch; fresh input every call");
-    double fraction = y->stats.median > 0 ? m->copy->stats.median / y->stats.median : 0;
+    double fraction = y->timed.stats.median > 0 ? m->copy->timed.stats.median / y->timed.stats.median : 0;
     tl_jw_number(&w, "floor_ms", m->floor_ms);
-    tl_jw_bool(&w, "below_floor", !y->failed && y->stats.median < m->floor_ms);
+    tl_jw_bool(&w, "below_floor", !y->timed.failed && y->timed.stats.median < m->floor_ms);
     tl_jw_object_begin(&w, "bench");
     tl_jw_number(&w, "bytes_moved", m->bytes);
-    tl_jw_int(&w, "samples", y->stats.n);
+    tl_jw_int(&w, "samples", y->timed.stats.n);
     tl_jw_int(&w, "launches_per_sample", m->slots);
     tl_jw_bool(&w, "noisy", m->noisy);
     write_timed(&w, "work", y, m->bytes);
     write_timed(&w, "copy_worker", m->copy, m->bytes);
-    tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, y->stats.median));
-    tl_jw_number(&w, "copy_gbps", tl_gbps(m->bytes, m->copy->stats.median));
+    tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, y->timed.stats.median));
+    tl_jw_number(&w, "copy_gbps", tl_gbps(m->bytes, m->copy->timed.stats.median));
     tl_jw_number(&w, "copy_event_gbps", m->event_copy_gbps);
     tl_jw_number(&w, "fraction_of_copy", fraction);
     tl_jw_object_end(&w);
@@ -91,12 +91,12 @@ static int write_json(const char *path, const measurement *m)
         const tl_timed_transpose *b = m->baseline;
         tl_jw_object_begin(&w, "baseline");
         tl_jw_string(&w, "source", m->baseline_source);
-        tl_jw_bool(&w, "verified", !b->failed);
-        tl_jw_string(&w, "verification", b->failed ? b->verification : "every timed call checked: right");
-        tl_jw_number(&w, "speedup", y->stats.median > 0 ? b->stats.median / y->stats.median : 0);
+        tl_jw_bool(&w, "verified", !b->timed.failed);
+        tl_jw_string(&w, "verification", b->timed.failed ? b->timed.verification : "every timed call checked: right");
+        tl_jw_number(&w, "speedup", y->timed.stats.median > 0 ? b->timed.stats.median / y->timed.stats.median : 0);
         tl_jw_object_begin(&w, "bench");
-        tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, b->stats.median));
-        tl_jw_number(&w, "fraction_of_copy", b->stats.median > 0 ? m->copy->stats.median / b->stats.median : 0);
+        tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, b->timed.stats.median));
+        tl_jw_number(&w, "fraction_of_copy", b->timed.stats.median > 0 ? m->copy->timed.stats.median / b->timed.stats.median : 0);
         write_timed(&w, "work", b, m->bytes);
         tl_jw_object_end(&w);
         tl_jw_object_end(&w);
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
     /* First the student's kernel alone, once, checked: a kernel that fails
      * here is not timed (the report says why). */
     tl_timed_transpose_once(&yours);
-    if (yours.failed) {
+    if (yours.timed.failed) {
         m.noisy = 1;
         if (write_json(json_path, &m) != 0) {
             fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
         }
         return TL_EXIT_FAILED;
     }
-    yours.calls = 0;
+    yours.timed.calls = 0;
 
     tl_bench_work works[3] = {tl_timed_transpose_work(&yours), tl_timed_transpose_work(&copy)};
     int nworks = 2;
@@ -198,33 +198,33 @@ int main(int argc, char **argv)
             m.baseline_skipped = why;
         } else {
             m.baseline = &base;
-            base.worker = baseline_worker;
+            base.timed.worker = baseline_worker;
             works[nworks++] = tl_timed_transpose_work(&base);
         }
     }
     tl_stats stats[3];
     m.noisy = tl_bench_interleaved(works, nworks, &TL_BENCH_GRADE, stats);
-    yours.stats = stats[0];
-    copy.stats = stats[1];
+    yours.timed.stats = stats[0];
+    copy.timed.stats = stats[1];
     if (m.baseline)
-        base.stats = stats[2];
+        base.timed.stats = stats[2];
     /* The floor: no kernel moves the bytes faster than the copy's own best. */
     m.floor_ms = m.bytes / (1.05 * m.event_copy_gbps * 1e9) * 1e3;
-    if (m.baseline && base.failed) {
+    if (m.baseline && base.timed.failed) {
         static char why[1200];
-        snprintf(why, sizeof why, "%s failed while timed: %s", m.baseline_source, base.verification);
+        snprintf(why, sizeof why, "%s failed while timed: %s", m.baseline_source, base.timed.verification);
         m.baseline_skipped = why;
     }
 
     printf("  %dx%d: %.1f GB/s, copy %.1f GB/s (same path), %.3f of copy, noise %.2f %% (%d samples of %d "
-           "launches)\n", m.rows, m.cols, tl_gbps(m.bytes, yours.stats.median), tl_gbps(m.bytes, copy.stats.median),
-           copy.stats.median / yours.stats.median, 100 * yours.stats.noise, yours.stats.n, m.slots);
+           "launches)\n", m.rows, m.cols, tl_gbps(m.bytes, yours.timed.stats.median), tl_gbps(m.bytes, copy.timed.stats.median),
+           copy.timed.stats.median / yours.timed.stats.median, 100 * yours.timed.stats.noise, yours.timed.stats.n, m.slots);
     if (write_json(json_path, &m) != 0) {
         fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
         return TL_EXIT_CANNOT_RUN;
     }
-    tl_worker_stop(yours.worker);
-    tl_worker_stop(copy.worker);
-    tl_worker_stop(base.worker);
-    return yours.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
+    tl_worker_stop(yours.timed.worker);
+    tl_worker_stop(copy.timed.worker);
+    tl_worker_stop(base.timed.worker);
+    return yours.timed.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

@@ -1,0 +1,77 @@
+/* timed.cu — the shared part of a worker's timed work (see timed.h). */
+#include "timed.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+uint64_t tl_next_secret(uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void tl_timed_init(tl_timed *t, const char *what, tl_worker *worker, int slots, size_t slot_bytes, uint64_t secret)
+{
+    memset(t, 0, sizeof *t);
+    t->what = what;
+    t->worker = worker;
+    t->slots = slots;
+    t->slot_bytes = slot_bytes;
+    t->next_seed = secret;
+}
+
+uint64_t tl_timed_reseed(tl_timed *t)
+{
+    return t->seed = tl_next_secret(&t->next_seed);
+}
+
+void tl_timed_request(tl_timed *t, tl_worker_op op, void *p0, void *p1, void *p2, int a0, int a1, int a2)
+{
+    void *const ptrs[TL_WORKER_MAX_PTRS] = {p0, p1, p2};
+    const int args[TL_WORKER_MAX_ARGS] = {a0, a1, a2};
+    if (t->failed && t->outcome.status != TL_RUN_OK)
+        return;   /* the worker is gone: no more calls, the samples are void */
+    tl_worker_run(t->worker, op, ptrs, args, (unsigned)t->slots, t->slot_bytes, 0, &t->outcome);
+    t->allocs += t->outcome.device_allocs;
+}
+
+int tl_timed_request_failed(tl_timed *t)
+{
+    if (t->outcome.status == TL_RUN_OK) {
+        t->calls += t->slots;
+        return 0;
+    }
+    if (!t->failed)
+        snprintf(t->verification, sizeof t->verification, "%s: %s", t->what,
+                 t->outcome.status == TL_RUN_CUDA_ERROR ? cudaGetErrorName((cudaError_t)t->outcome.cuda_error)
+                                                        : t->outcome.message);
+    t->failed = t->calls + 1;
+    return 1;
+}
+
+void tl_timed_wrong(tl_timed *t, const char *fmt, ...)
+{
+    if (!t->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(t->verification, sizeof t->verification, fmt, ap);
+        va_end(ap);
+    }
+    t->failed++;
+}
+
+/* The request's own time (timed.h's outcome), for tl_bench_interleaved. */
+static double request_ms(void *ctx)
+{
+    return 1e3 * ((tl_timed *)ctx)->outcome.seconds;
+}
+
+tl_bench_work tl_timed_work(tl_timed *t, tl_work_fn prepare, tl_work_fn run, tl_work_fn check)
+{
+    tl_bench_work w = {run, t, t->slots, prepare, check, request_ms};
+    return w;
+}

@@ -1,0 +1,53 @@
+/*
+ * timed.h — what every kind of worker's work a judge times has in common
+ * (bench.h's worker works): the worker, `slots` launches per request, one
+ * request per sample, a fresh secret seed for each sample's inputs, the
+ * outcome of the last request, how many calls were checked, and the first
+ * reason a call failed. The kinds (transpose_timing.h, matmul_timing.h)
+ * begin their structs with one and add their buffers and their check.
+ */
+#ifndef TILELAB_TIMED_H
+#define TILELAB_TIMED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bench.h"
+#include "remote.h"
+
+typedef struct {
+    const char *what;           /* "your kernel", "the copy", ... */
+    tl_worker *worker;
+    int slots;                  /* launches per request, each on its own buffers */
+    size_t slot_bytes;          /* how far apart those buffers are */
+    uint64_t seed, next_seed;   /* this sample's inputs; the secret stream */
+    tl_run_outcome outcome;     /* of the last request */
+    int calls, failed;          /* launches checked; samples failed or wrong */
+    unsigned allocs;            /* cudaMalloc-family calls the launches made */
+    char verification[800];     /* the first failure, for the report */
+    tl_stats stats;
+} tl_timed;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A secret stream of 64-bit values (splitmix64 steps of *state). */
+uint64_t tl_next_secret(uint64_t *state);
+
+void tl_timed_init(tl_timed *t, const char *what, tl_worker *worker, int slots, size_t slot_bytes, uint64_t secret);
+/* The next sample's seed, from the secret stream. */
+uint64_t tl_timed_reseed(tl_timed *t);
+/* One request of `slots` launches of `op`; none once the worker is gone. */
+void tl_timed_request(tl_timed *t, tl_worker_op op, void *p0, void *p1, void *p2, int a0, int a1, int a2);
+/* After a request: 1 when it failed (the reason kept), else 0 with its calls counted. */
+int tl_timed_request_failed(tl_timed *t);
+/* A wrong result found by a check: the first reason is kept. */
+void tl_timed_wrong(tl_timed *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The bench work of a kind whose struct begins with a tl_timed. */
+tl_bench_work tl_timed_work(tl_timed *t, tl_work_fn prepare, tl_work_fn run, tl_work_fn check);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
