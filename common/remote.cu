@@ -561,7 +561,6 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         return o->status;
     }
     o->device_allocs = r.device_allocs;
-    o->worker_gpu_ms = r.gpu_ms;
     switch (r.status) {
     case TL_REPLY_DONE:
         if (r.cuda_error != cudaSuccess) {

@@ -47,7 +47,6 @@ typedef struct {
     int at_launch;           /* ... reported by the launch itself */
     unsigned device_allocs;  /* cudaMalloc-family calls during the launches */
     double seconds;          /* request to reply, on the judge's clock */
-    double worker_gpu_ms;    /* what the worker says its launches took: diagnostics only */
     char message[640];       /* what happened, for a student (not OK only) */
 } tl_run_outcome;
 

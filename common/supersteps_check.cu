@@ -171,7 +171,7 @@ int main(int argc, char **argv)
     if (fatal)
         printf("stopping: after this the GPU context is unusable for this process.\n");
     if (timing && !fatal && only_unit < 0) {
-        printf("\nTimings (median of cold launches, L2 flushed; copy = device-to-device copy, same bytes):\n");
+        printf("\nTimings (each in its worker, each call on fresh input and checked; copy = the kit's copy of the same bytes, timed the same way):\n");
         if (!failed_unit[INPLACE])
             time_inplace(tl_bench_measure_side(dev.l2_bytes));
         if (!failed_unit[DBUF])

@@ -41,8 +41,6 @@ void tl_worker_warmup(void) __attribute__((weak));
 
 static uint32_t current_seq;
 
-static float reply_gpu_ms;
-
 static void send_reply(uint32_t status, int cuda_error, int at_launch, int syscall, unsigned allocs)
 {
     tl_worker_reply r;
@@ -54,7 +52,6 @@ static void send_reply(uint32_t status, int cuda_error, int at_launch, int sysca
     r.at_launch = at_launch;
     r.syscall = syscall;
     r.device_allocs = allocs;
-    r.gpu_ms = reply_gpu_ms;
     /* One write of a few dozen bytes to a pipe is atomic. */
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
         _exit(3);
@@ -205,12 +202,6 @@ static void serve(const tl_worker_request *q)
     device_allocs = 0;
     cudaError_t first = cudaSuccess;
     int at_launch = 0;
-    static cudaEvent_t began, ended;
-    if (!began) {
-        cudaEventCreate(&began);
-        cudaEventCreate(&ended);
-    }
-    cudaEventRecord(began, 0);
     /* ncu, run with --profile-from-start off, counts only what lies in here. */
     cudaProfilerStart();
     for (uint32_t i = 0; i < (q->repeat ? q->repeat : 1); i++) {
@@ -220,12 +211,9 @@ static void serve(const tl_worker_request *q)
             first = err, at_launch = 1;
     }
     cudaProfilerStop();
-    cudaEventRecord(ended, 0);
     cudaError_t err = cudaDeviceSynchronize();
     if (first == cudaSuccess)
         first = err;
-    reply_gpu_ms = 0;
-    cudaEventElapsedTime(&reply_gpu_ms, began, ended);
     send_reply(TL_REPLY_DONE, first, at_launch, 0, device_allocs);
 }
 

@@ -90,7 +90,7 @@ typedef struct {
     int32_t at_launch;      /* 1: the error came from the launch itself */
     int32_t syscall;        /* TL_REPLY_FORBIDDEN: the call's number */
     uint32_t device_allocs; /* cudaMalloc-family calls made during the launches */
-    float gpu_ms;           /* the launches by the worker's own CUDA events: shown, never scored */
+    uint32_t pad;
 } tl_worker_reply;
 
 #endif
