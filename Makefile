@@ -43,10 +43,11 @@ $(LABS): need-nvcc
 # ---- tests ---------------------------------------------------------------
 comma := ,
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c grader/ptx.c $(KIT_HEADERS) | need-criterion
+UNIT_KIT := grader/rubric.c grader/counters.c grader/ptx.c common/sandbox.c common/sandbox_calls.c
+$(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterion need-seccomp
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(UNIT_SRC) $(KIT_C) grader/rubric.c grader/counters.c grader/ptx.c -lm \
-	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(SECCOMP_CFLAGS) $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) $(SECCOMP_LIBS) -o $@
 
 $(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)

@@ -67,6 +67,8 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+static void stop_all(void);
+
 static void judge_init(void)
 {
     static int done;
@@ -76,7 +78,7 @@ static void judge_init(void)
     /* A worker runs as our user: without this it could read our memory
      * (the seed, the expected output) through /proc. */
     prctl(PR_SET_DUMPABLE, 0);
-    atexit(kill_all);
+    atexit(stop_all);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
@@ -123,19 +125,31 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 void tl_worker_stop(tl_worker *w)
 {
-    if (!w || w->pid <= 0)
+    if (!w)
         return;
-    kill_group(w);
-    int status;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    w->pid = 0;
-    close(w->request_fd);
-    close(w->reply_fd);
+    if (w->pid > 0) {
+        kill_group(w);
+        int status;
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        w->pid = 0;
+    }
+    /* Also after quit_gracefully reaped it: its pipes and its folder. */
+    if (w->request_fd >= 0)
+        close(w->request_fd);
+    if (w->reply_fd >= 0)
+        close(w->reply_fd);
     w->request_fd = w->reply_fd = -1;
     if (w->folder[0])
         nftw(w->folder, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
     w->folder[0] = '\0';
+}
+
+/* At exit: every worker stopped and its folder removed. */
+static void stop_all(void)
+{
+    for (int i = 0; i < worker_count; i++)
+        tl_worker_stop(all_workers[i]);
 }
 
 /* ---- which allocation a pointer lies in ---- */

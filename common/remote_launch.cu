@@ -10,6 +10,7 @@
 #include "remote.h"
 
 #include <string.h>
+#include <sys/prctl.h>
 
 static tl_run_outcome last;
 static int pending;
@@ -73,9 +74,13 @@ static int outcome_for_case(const char *shape, tl_case_result *r)
     return 1;
 }
 
-/* Installed before main: every judge program's cases read the outcome. */
+/* Installed before main: every judge program's cases read the outcome.
+ * And from its first instruction on, a judge (a Criterion test process
+ * too, re-executed for each test) is not dumpable: a worker of the same
+ * user cannot read its environment (the seed) or memory through /proc. */
 __attribute__((constructor)) static void install(void)
 {
+    prctl(PR_SET_DUMPABLE, 0);
     tl_case_outcome_hook = outcome_for_case;
 }
 

@@ -17,8 +17,10 @@ static const int file_changes[] = {
     SCMP_SYS(renameat2), SCMP_SYS(link), SCMP_SYS(linkat), SCMP_SYS(symlink), SCMP_SYS(symlinkat),
     SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rmdir), SCMP_SYS(truncate), SCMP_SYS(chmod),
     SCMP_SYS(fchmod), SCMP_SYS(fchmodat), SCMP_SYS(chown), SCMP_SYS(fchown), SCMP_SYS(lchown),
-    SCMP_SYS(fchownat), SCMP_SYS(mknod), SCMP_SYS(mknodat), SCMP_SYS(utimensat), SCMP_SYS(name_to_handle_at),
-    SCMP_SYS(open_by_handle_at),
+    SCMP_SYS(fchownat), SCMP_SYS(mknod), SCMP_SYS(mknodat), SCMP_SYS(utimensat), SCMP_SYS(utime),
+    SCMP_SYS(utimes), SCMP_SYS(futimesat), SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at),
+    SCMP_SYS(setxattr), SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr),
+    SCMP_SYS(lremovexattr), SCMP_SYS(fremovexattr),
 };
 
 /* Calls stopped whatever their arguments. */
@@ -32,6 +34,9 @@ static const int always_stopped[] = {
     SCMP_SYS(kexec_load), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
     SCMP_SYS(swapon), SCMP_SYS(swapoff), SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(unshare),
     SCMP_SYS(setns), SCMP_SYS(memfd_create), SCMP_SYS(userfaultfd), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
+    SCMP_SYS(kexec_file_load), SCMP_SYS(mq_open),
+    /* io_uring does its opens, writes and connects where seccomp cannot see them. */
+    SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register),
 };
 
 /* Flags of open() that write, create or truncate: any one stops the call. */
@@ -67,10 +72,15 @@ int tl_sandbox_enter(int allow_files, char *why, size_t len)
             ADD(ctx, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, f, f));
         }
     }
-    /* Signals only to itself: not to the judge, not to other students. */
+    /* Signals only to itself: not to the judge, not to other students'
+     * or the kit's workers; nor their limits. */
     pid_t self = getpid();
     ADD(ctx, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self, 0));
     ADD(ctx, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self, 0));
+    ADD(ctx, SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self, 0));
+    ADD(ctx, SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self, 0));
+    /* glibc's getrlimit and setrlimit name pid 0: any other pid is another process. */
+    ADD(ctx, SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0, 0));
     step = "seccomp_load";
     if ((rc = seccomp_load(ctx)) != 0)
         goto failed;

@@ -40,6 +40,10 @@ static const stopped_call calls[] = {
     {SYS_setsid, "setsid", "tried to leave its process group"},
     {SYS_setpgid, "setpgid", "tried to leave its process group"},
     {SYS_memfd_create, "memfd_create", "tried to create an in-memory file"},
+    {SYS_io_uring_setup, "io_uring_setup", "tried to set up io_uring (file and network calls the sandbox cannot see)"},
+    {SYS_rt_sigqueueinfo, "rt_sigqueueinfo", "tried to signal another process"},
+    {SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo", "tried to signal another process"},
+    {SYS_prlimit64, "prlimit64", "tried to change another process's limits"},
 };
 
 void tl_sandbox_describe(int nr, char *out, size_t len)

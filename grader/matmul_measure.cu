@@ -109,9 +109,13 @@ int main(int argc, char **argv)
     double flops = tl_matmul_flops(s), gflops[WORKS];
     for (int w = 0; w < WORKS; w++)
         gflops[w] = stats[w].median > 0 ? flops / (stats[w].median * 1e6) : 0;
-    if (t[NAIVE].timed.failed || t[CUBLAS].timed.failed)
-        fprintf(stderr, "%s: a reference failed (naive: %s; cublas: %s)\n", argv[0], t[NAIVE].timed.verification,
-                t[CUBLAS].timed.verification);
+    /* A reference that failed has no time to compare with: the kit cannot grade this run. */
+    if (t[NAIVE].timed.failed || t[CUBLAS].timed.failed) {
+        fprintf(stderr, "measure: could not grade (not your file's fault): a reference failed while timed (naive: "
+                "%s; cuBLAS: %s)\n", t[NAIVE].timed.failed ? t[NAIVE].timed.verification : "right",
+                t[CUBLAS].timed.failed ? t[CUBLAS].timed.verification : "right");
+        return TL_EXIT_CANNOT_RUN;
+    }
     double floor_ms = flops / (tl_fp32_peak_gflops(dev.sm_count, dev.clock_khz) * 1e6);
 
     FILE *f = fopen(json_path, "w");

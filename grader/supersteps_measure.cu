@@ -194,6 +194,11 @@ static void measure_inplace(inplace_result *ip, uint64_t seed)
                                   tl_timed_transpose_work(&copy)};
         noisy = tl_bench_interleaved(works, 2, &TL_BENCH_GRADE, stats);
     }
+    if (copy.timed.failed) {
+        fprintf(stderr, "measure: could not grade (not your file's fault): the kit's copy failed while timed: %s\n",
+                copy.timed.verification);
+        exit(TL_EXIT_CANNOT_RUN);
+    }
     memset(&ip->bench, 0, sizeof ip->bench);
     ip->bench.bytes = 2.0 * nn * sizeof(float);
     ip->bench.work_ms = stats[0];
@@ -245,6 +250,11 @@ static void measure_dbuf(dbuf_result *mm, int works, uint64_t seed, const tl_dev
         for (int k = 0; k < works; k++)
             bench[k] = tl_timed_matmul_work(&t[k]);
         mm->noisy = tl_bench_interleaved(bench, works, &TL_BENCH_GRADE, mm->stats);
+    }
+    if (t[NAIVE].timed.failed) {
+        fprintf(stderr, "measure: could not grade (not your file's fault): the naive kernel failed while timed: %s\n",
+                t[NAIVE].timed.verification);
+        exit(TL_EXIT_CANNOT_RUN);
     }
     for (int k = 0; k < works; k++) {
         mm->verified[k] = !t[k].timed.failed;

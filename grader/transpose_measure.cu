@@ -208,6 +208,13 @@ int main(int argc, char **argv)
     copy.timed.stats = stats[1];
     if (m.baseline)
         base.timed.stats = stats[2];
+    /* A reference that failed (its worker stopped, was stopped, or lied) has
+     * no time to compare with: the kit cannot grade this run. */
+    if (copy.timed.failed) {
+        fprintf(stderr, "measure: could not grade (not your file's fault): the kit's copy failed while timed: %s\n",
+                copy.timed.verification);
+        return TL_EXIT_CANNOT_RUN;
+    }
     /* The floor: no kernel moves the bytes faster than the copy's own best. */
     m.floor_ms = m.bytes / (1.05 * m.event_copy_gbps * 1e9) * 1e3;
     if (m.baseline && base.timed.failed) {

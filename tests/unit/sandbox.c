@@ -1,0 +1,104 @@
+/*
+ * The worker's sandbox (common/sandbox.c), without a GPU: a child enters
+ * it, then tries one thing a launch function has no business doing. The
+ * sandbox must stop it with SIGSYS; what a launch needs (reading, threads,
+ * signals to itself) must still work.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox.h"
+
+/* Runs `attempt` in a sandboxed child; returns the child's wait status. */
+static int sandboxed(void (*attempt)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        char why[256];
+        if (tl_sandbox_enter(0, why, sizeof why) != 0)
+            _exit(3);
+        attempt();
+        _exit(0);
+    }
+    int status;
+    cr_assert(waitpid(pid, &status, 0) == pid);
+    return status;
+}
+
+static void expect_stopped(void (*attempt)(void), const char *what)
+{
+    int status = sandboxed(attempt);
+    cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "%s was not stopped by SIGSYS (status %#x)", what,
+              status);
+}
+
+static void open_for_writing(void) { open("/tmp/tilelab-sandbox-test", O_WRONLY | O_CREAT, 0644); }
+static void open_read_write(void) { open("/tmp/tilelab-sandbox-test", O_RDWR); }
+static void start_process(void) { syscall(SYS_fork); }
+static void start_program(void) { execl("/bin/true", "true", (char *)0); }
+static void open_socket(void) { socket(AF_INET, SOCK_STREAM, 0); }
+static void signal_parent(void) { kill(getppid(), 0); }
+static void queue_signal_to_parent(void)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    info.si_code = -1;
+    syscall(SYS_rt_sigqueueinfo, getppid(), SIGCONT, &info);
+}
+static void leave_group(void) { setsid(); }
+static void set_up_io_uring(void) { syscall(SYS_io_uring_setup, 4, NULL); }
+static void delete_file(void) { unlink("/tmp/tilelab-sandbox-test"); }
+
+Test(sandbox, stops_opening_a_file_for_writing) { expect_stopped(open_for_writing, "open(O_WRONLY|O_CREAT)"); }
+Test(sandbox, stops_opening_a_file_read_write) { expect_stopped(open_read_write, "open(O_RDWR)"); }
+Test(sandbox, stops_starting_a_process) { expect_stopped(start_process, "fork"); }
+Test(sandbox, stops_starting_a_program) { expect_stopped(start_program, "execve"); }
+Test(sandbox, stops_sockets) { expect_stopped(open_socket, "socket"); }
+Test(sandbox, stops_signals_to_other_processes) { expect_stopped(signal_parent, "kill(parent)"); }
+Test(sandbox, stops_queued_signals_to_other_processes)
+{
+    expect_stopped(queue_signal_to_parent, "rt_sigqueueinfo(parent)");
+}
+Test(sandbox, stops_leaving_the_process_group) { expect_stopped(leave_group, "setsid"); }
+Test(sandbox, stops_io_uring) { expect_stopped(set_up_io_uring, "io_uring_setup"); }
+Test(sandbox, stops_deleting_files) { expect_stopped(delete_file, "unlink"); }
+
+/* What a launch function may do: read files, start threads, signal itself. */
+static void allowed_things(void)
+{
+    char buf[64];
+    int fd = open("/proc/self/status", O_RDONLY);
+    if (fd < 0 || read(fd, buf, sizeof buf) <= 0)
+        _exit(4);
+    close(fd);
+    signal(SIGUSR1, SIG_IGN);
+    if (raise(SIGUSR1) != 0)
+        _exit(5);
+}
+
+Test(sandbox, allows_what_a_launch_needs)
+{
+    int status = sandboxed(allowed_things);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a read, or a signal to itself, was stopped (status %#x)",
+              status);
+}
+
+Test(sandbox, names_a_stopped_call)
+{
+    char out[160];
+    tl_sandbox_describe(SYS_openat, out, sizeof out);
+    cr_expect_str_eq(out, "tried to open a file for writing (openat)");
+    tl_sandbox_describe(SYS_io_uring_setup, out, sizeof out);
+    cr_expect(strstr(out, "io_uring_setup") != NULL, "%s", out);
+}
