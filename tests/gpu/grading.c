@@ -215,6 +215,17 @@ Test(lab2, partial_tiles_unguarded)
                         "wrote outside the output", NULL, NULL}, "lab2-partial_tiles_unguarded");
 }
 
+/* A naive kernel launched beside a tiled one that never runs: the structure
+ * is judged on the kernel ncu saw run (no shared memory), and the naive
+ * speed earns no performance points. Not yet run on a GPU: the range is the
+ * structure and performance points lost, less or more the noise. */
+Test(lab2, unlaunched_tiled_kernel_earns_no_structure_points)
+{
+    grade((expectation){"lab2", "tests/submissions/static/unlaunched_tiled_kernel.cu", "unlaunched_tiled_kernel", 1,
+                        50, 75, "judged on the kernels your launch ran", NULL, "never loads or stores shared memory"},
+          "lab2-unlaunched_tiled_kernel");
+}
+
 Test(lab2, calls_cublas_not_allowed)
 {
     grade((expectation){"lab2", LAB2_FIXTURE "calls_cublas.cu", "calls_cublas", 1, 0, 0,
