@@ -11,11 +11,16 @@
  *   in   rows x cols    in(r, c)  = in[r * cols + c]
  *   out  cols x rows    out(c, r) = out[c * rows + r] = in(r, c)
  *
- * What ./grade checks: lab 2's checks, and bandwidth against the copy speed;
- * it also reports your speedup over your own lab 2 kernel when that builds.
+ * What ./grade checks: lab 2's checks; bank conflicts per shared-memory
+ * request, counted by ncu (10 points, for at most 0.25); and bandwidth
+ * against the copy speed (20 points). It also reports your speedup over your
+ * own lab 2 kernel when that builds.
  *
  * Do not change: the signature of launch_transpose, the one #include below.
  * Do not use: cudaMemcpy*, cuBLAS or any other library call.
+ * ./grade checks this before anything runs: no other #include, no code that
+ * runs outside the launch function, no host printf (printf in a kernel is
+ * fine), and any global variable `static`.
  */
 #include "tilelab.h"
 

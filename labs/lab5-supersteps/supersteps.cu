@@ -10,7 +10,23 @@
  *
  * SUPERSTEP(name) { ... } (tilelab.h) runs the braces, then __syncthreads().
  * Build and check: make lab5 && build/lab5.   Grade: ./grade
- * Do not rename the launch_ functions or change their parameters.
+ *
+ * What ./grade checks (grader/rubrics/lab5.rubric; points out of 100):
+ *   each kernel's hidden tests: the clinic kernels 10 each, all or nothing,
+ *     and only when memcheck, racecheck and synccheck are clean on it too;
+ *     part 2 20, part 3 15, shared by their tests;
+ *   parts 2 and 3 clean under memcheck (2), racecheck (4), synccheck (4);
+ *   part 2's bandwidth against the copy speed (12);
+ *   part 3's speed against lab 4's tiled kernel (13), which also needs the
+ *     double-buffered structure: two shared buffers per operand and one
+ *     barrier per K-step, in the kernels launch_matmul_dbuf launches.
+ *
+ * Do not change: the launch_ functions' names and parameters, the one
+ * #include below.
+ * Do not use: cudaMalloc (part 2 is in place), cudaMemcpy*, cuBLAS or any
+ * other library call. ./grade checks this before anything runs: no other
+ * #include, no code that runs outside the launch functions, no host printf
+ * (printf in a kernel is fine), and any global variable `static`.
  */
 #include "tilelab.h"
 

@@ -449,11 +449,11 @@ Test(report, lab5_race_names_part_kernel_and_superstep)
 Test(report, lab5_accesses_outside_supersteps_are_named)
 {
     tl_json *r;
-    /* The skeleton: its block_sums barrier (line 45) sits in no superstep. */
+    /* The skeleton: its block_sums barrier (line 62) sits in no superstep. */
     run_report_with(LAB5, LAB5_PASS " --sanitizers tests/fixtures/lab5/race "
                     "--source labs/lab5-supersteps/supersteps.cu", &r);
     const char *out = tl_json_string(test_named(r, "clinic: block_sums"), "output", "");
-    cr_assert(strstr(out, "line 45: part 1, in block_sums, in no superstep"), "%s", out);
+    cr_assert(strstr(out, "line 62: part 1, in block_sums, in no superstep"), "%s", out);
     tl_json_free(r);
 }
 
