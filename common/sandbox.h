@@ -26,8 +26,10 @@
 extern "C" {
 #endif
 
-/* Enter the sandbox. allow_files: opening files stays allowed (the ncu run,
- * whose injected library writes its own files). 0, else -1 and `why`. */
+/* Enter the sandbox. allow_files: opening, creating and removing files
+ * stays allowed (the ncu run, whose injected library writes its own
+ * files), but where the kernel has Landlock only beneath the worker's own
+ * folder (its working directory), /tmp, /var/tmp and /dev. 0, else -1 and `why`. */
 int tl_sandbox_enter(int allow_files, char *why, size_t len);
 
 /* "tried to open a file for writing (openat)": what system call `nr` is

@@ -94,6 +94,54 @@ Test(sandbox, allows_what_a_launch_needs)
               status);
 }
 
+/* ---- the counters run: files, but fenced (Landlock) ---- */
+
+static char fence_target[4096];
+
+/* In an empty folder of its own, as a worker runs: writes there pass, a
+ * write to fence_target (outside the allowed roots) must not. */
+static void write_here_and_there(void)
+{
+    char why[256];
+    if (tl_sandbox_enter(1, why, sizeof why) != 0)
+        _exit(3);
+    int here = open("written-here", O_WRONLY | O_CREAT, 0644);
+    if (here < 0)
+        _exit(4);
+    int there = open(fence_target, O_WRONLY | O_CREAT, 0644);
+    _exit(there >= 0 ? 5 : errno == EACCES ? 0 : 6);
+}
+
+Test(sandbox, counters_run_writes_only_beneath_its_folder)
+{
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
+    if (abi < 1)
+        cr_skip_test("this kernel has no Landlock: the counters run is not fenced here");
+    const char *home = getenv("HOME");
+    if (!home || !*home || !strncmp(home, "/tmp", 4) || !strncmp(home, "/var/tmp", 8) || !strncmp(home, "/dev", 4))
+        cr_skip_test("HOME (%s) lies beneath an allowed root: nothing outside them to try", home ? home : "unset");
+    snprintf(fence_target, sizeof fence_target, "%s/tilelab-fence-test-%d", home, (int)getpid());
+    char folder[] = "/tmp/tilelab-sandbox-XXXXXX";
+    cr_assert(mkdtemp(folder), "mkdtemp: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (chdir(folder) != 0)
+            _exit(7);
+        write_here_and_there();
+    }
+    int status;
+    cr_assert(waitpid(pid, &status, 0) == pid);
+    char here[4200];
+    snprintf(here, sizeof here, "%s/written-here", folder);
+    unlink(here);
+    rmdir(folder);
+    unlink(fence_target);
+    cr_expect(WIFEXITED(status), "the child died (status %#x)", status);
+    cr_expect_eq(WEXITSTATUS(status), 0, "exit %d: 3 no sandbox, 4 its own folder refused, 5 a write outside "
+                 "allowed, 6 refused but not with EACCES", WEXITSTATUS(status));
+}
+
 Test(sandbox, names_a_stopped_call)
 {
     char out[160];
