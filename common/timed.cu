@@ -1,5 +1,6 @@
 /* timed.cu — the shared part of a worker's timed work (see timed.h). */
 #include "timed.h"
+#include "check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,16 @@ uint64_t tl_next_secret(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+int tl_timed_slots(int wanted, int buffers, size_t slot_floats)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    int slots = wanted;
+    while (slots > 1 && (double)buffers * slots * slot_floats * sizeof(float) > 0.6 * free_bytes)
+        slots--;
+    return slots;
 }
 
 void tl_timed_init(tl_timed *t, const char *what, tl_worker *worker, int slots, size_t slot_bytes, uint64_t secret)

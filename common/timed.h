@@ -31,6 +31,11 @@ typedef struct {
 extern "C" {
 #endif
 
+/* Launches per sample: `wanted` (more amortise a request's own cost), or
+ * fewer while `buffers` buffers of `slot_floats` floats per slot would take
+ * more than 60 % of the GPU's free memory; at least 1. */
+int tl_timed_slots(int wanted, int buffers, size_t slot_floats);
+
 /* A secret stream of 64-bit values (splitmix64 steps of *state). */
 uint64_t tl_next_secret(uint64_t *state);
 

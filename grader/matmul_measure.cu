@@ -74,14 +74,10 @@ int main(int argc, char **argv)
     if (s.m < 32 || s.k < 32 || s.n < 32)
         s = base;
     size_t stride = tl_matmul_slot_stride(s.m, s.n, s.k);
-    size_t free_bytes = 0, total_bytes = 0;
-    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     /* Two triples: the rotation still gives every call other pointers and
      * fresh input, and a request's own cost (~0.1 ms) is under 1 % of a
      * 4096^3 product; more would only lengthen the grade. */
-    int slots = 2;
-    while (slots > 1 && 3.0 * slots * stride * sizeof(float) > 0.6 * free_bytes)
-        slots--;
+    int slots = tl_timed_slots(2, 3, stride);
     float *A, *B, *C;
     CHECK_CUDA(cudaMalloc((void **)&A, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));

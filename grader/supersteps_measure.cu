@@ -167,12 +167,8 @@ static void measure_inplace(inplace_result *ip, uint64_t seed)
 {
     int n = ip->side;
     size_t nn = (size_t)n * n;
-    size_t free_bytes = 0, total_bytes = 0;
-    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     size_t stride = tl_slot_floats(nn);
-    int slots = 5;
-    while (slots > 1 && 2.0 * slots * stride * sizeof(float) > 0.6 * free_bytes)
-        slots--;
+    int slots = tl_timed_slots(5, 2, stride);
     float *a, *copy_out;
     CHECK_CUDA(cudaMalloc((void **)&a, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&copy_out, stride * slots * sizeof(float)));
@@ -222,14 +218,10 @@ static void measure_dbuf(dbuf_result *mm, int works, uint64_t seed, const tl_dev
 {
     tl_mm_shape s = mm->s;
     size_t stride = tl_matmul_slot_stride(s.m, s.n, s.k);
-    size_t free_bytes = 0, total_bytes = 0;
-    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     /* Two triples: the rotation still gives every call other pointers and
      * fresh input, and a request's own cost (~0.1 ms) is under 1 % of a
      * 4096^3 product; more would only lengthen the grade. */
-    int slots = 2;
-    while (slots > 1 && 3.0 * slots * stride * sizeof(float) > 0.6 * free_bytes)
-        slots--;
+    int slots = tl_timed_slots(2, 3, stride);
     float *A, *B, *C;
     CHECK_CUDA(cudaMalloc((void **)&A, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));

@@ -151,13 +151,9 @@ int main(int argc, char **argv)
 
     /* Slots: enough launches per sample that the request's cost is small,
      * as long as the GPU has room for them. */
-    size_t free_bytes = 0, total_bytes = 0;
-    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    m.slots = 5;
-    while (m.slots > 1 && 2.0 * m.slots * tl_slot_floats(n) * sizeof(float) > 0.6 * free_bytes)
-        m.slots--;
-    float *in, *out;
     size_t stride = tl_slot_floats(n);
+    m.slots = tl_timed_slots(5, 2, stride);
+    float *in, *out;
     CHECK_CUDA(cudaMalloc((void **)&in, stride * m.slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&out, stride * m.slots * sizeof(float)));
 
