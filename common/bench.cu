@@ -133,20 +133,31 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
     return noisy;
 }
 
-void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
-                           const tl_bench_plan *plan, tl_bench_result *out)
+/* Buffers for a copy that moves `bytes` (reads half, writes half). */
+static void copy_setup_alloc(copy_setup *c, double bytes)
 {
     int device = 0, sms = 1;
     CHECK_CUDA(cudaGetDevice(&device));
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-
-    copy_setup c;
     /* A copy of b bytes reads b and writes b: it moves as much as the work. */
-    c.bytes = ((size_t)(bytes / 2) + 15) / 16 * 16;
-    c.blocks = (unsigned)(sms * 16);
-    CHECK_CUDA(cudaMalloc(&c.src, c.bytes));
-    CHECK_CUDA(cudaMalloc(&c.dst, c.bytes));
-    CHECK_CUDA(cudaMemset(c.src, 0x3C, c.bytes));   /* not zeros: never time on zeros */
+    c->bytes = ((size_t)(bytes / 2) + 15) / 16 * 16;
+    c->blocks = (unsigned)(sms * 16);
+    CHECK_CUDA(cudaMalloc(&c->src, c->bytes));
+    CHECK_CUDA(cudaMalloc(&c->dst, c->bytes));
+    CHECK_CUDA(cudaMemset(c->src, 0x3C, c->bytes));   /* not zeros: never time on zeros */
+}
+
+static void copy_setup_free(copy_setup *c)
+{
+    CHECK_CUDA(cudaFree(c->src));
+    CHECK_CUDA(cudaFree(c->dst));
+}
+
+void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
+                           const tl_bench_plan *plan, tl_bench_result *out)
+{
+    copy_setup c;
+    copy_setup_alloc(&c, bytes);
 
     const tl_bench_work works[] = {{work, ctx, 0, NULL, NULL, NULL}, {copy_by_memcpy, &c, 0, NULL, NULL, NULL},
                                    {copy_by_float4, &c, 0, NULL, NULL, NULL}};
@@ -161,29 +172,19 @@ void tl_bench_against_copy(tl_work_fn work, void *ctx, double bytes,
     double copy4_gbps = tl_gbps(2.0 * c.bytes, out->copy4_ms.median);
     out->copy_gbps = memcpy_gbps > copy4_gbps ? memcpy_gbps : copy4_gbps;
     out->fraction_of_copy = out->copy_gbps > 0 ? out->work_gbps / out->copy_gbps : 0;
-
-    CHECK_CUDA(cudaFree(c.src));
-    CHECK_CUDA(cudaFree(c.dst));
+    copy_setup_free(&c);
 }
 
 /* Copies of the same bytes, in this process: the speed of light. */
 double tl_bench_copy_gbps(double bytes, const tl_bench_plan *plan)
 {
-    int device = 0, sms = 1;
-    CHECK_CUDA(cudaGetDevice(&device));
-    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     copy_setup c;
-    c.bytes = ((size_t)(bytes / 2) + 15) / 16 * 16;
-    c.blocks = (unsigned)(sms * 16);
-    CHECK_CUDA(cudaMalloc(&c.src, c.bytes));
-    CHECK_CUDA(cudaMalloc(&c.dst, c.bytes));
-    CHECK_CUDA(cudaMemset(c.src, 0x3C, c.bytes));
+    copy_setup_alloc(&c, bytes);
     const tl_bench_work works[] = {{copy_by_memcpy, &c, 0, NULL, NULL, NULL}, {copy_by_float4, &c, 0, NULL, NULL, NULL}};
     tl_stats stats[2];
     tl_bench_interleaved(works, 2, plan, stats);
     double a = tl_gbps(2.0 * c.bytes, stats[0].median), b = tl_gbps(2.0 * c.bytes, stats[1].median);
-    CHECK_CUDA(cudaFree(c.src));
-    CHECK_CUDA(cudaFree(c.dst));
+    copy_setup_free(&c);
     return a > b ? a : b;
 }
 

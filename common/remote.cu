@@ -3,7 +3,6 @@
 #include "sandbox.h"
 #include "case.h"
 #include "bench.h"
-#include "check.h"
 
 #include <cuda.h>
 #include <errno.h>
@@ -392,8 +391,7 @@ static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
 static unsigned start_flags(void)
 {
     const char *files = getenv("TILELAB_WORKER_ALLOW_FILES");
-    const char *none = getenv("TILELAB_WORKER_NO_SANDBOX");
-    return (files && *files == '1' ? TL_WORKER_ALLOW_FILES : 0) | (none && *none == '1' ? TL_WORKER_NO_SANDBOX : 0);
+    return files && *files == '1' ? TL_WORKER_ALLOW_FILES : 0;
 }
 
 /* ---- calling ---- */
@@ -505,8 +503,7 @@ void tl_worker_warm(tl_worker *w)
     void *const none[TL_WORKER_MAX_PTRS] = {NULL, NULL, NULL};
     const int args[TL_WORKER_MAX_ARGS] = {0, 0, 0};
     tl_run_outcome o;
-    CHECK_CUDA(cudaDeviceSynchronize());   /* the judge's own work first */
-    tl_worker_run(w, TL_OP_WARM, none, args, 1, 0, 0, &o);
+    tl_worker_run(w, TL_OP_WARM, none, args, 1, 0, 0, &o);   /* it waits for the judge's own work first */
 }
 
 int tl_workers_finish(int status)
@@ -533,10 +530,9 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         return o->status;
     }
     /* Buffers: the rotation's last launch must stay inside them too. */
-    void *const *p = ptrs;
     tl_worker_ptr mapped[TL_WORKER_MAX_PTRS];
     cudaDeviceSynchronize();   /* our own writes to the buffers are done */
-    if (map_pointers(w, p, mapped, o) != 0)
+    if (map_pointers(w, ptrs, mapped, o) != 0)
         return o->status;
 
     tl_worker_request q;

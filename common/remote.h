@@ -71,10 +71,8 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
 void tl_worker_warm(tl_worker *w);
 
 /* The launch functions of tilelab.h, in a judge, forward to the student's
- * worker (remote_launch.cu). The outcome of the last one: */
-const tl_run_outcome *tl_remote_last(void);
-/* One checked call as those make it, to another worker (a baseline): the
- * next tl_case_wait() reads its outcome. */
+ * worker (remote_launch.cu); tl_case_wait() reads each one's outcome. One
+ * checked call as those make it, to another worker (a baseline): */
 void tl_remote_call(tl_worker *w, tl_worker_op op, const void *p0, const void *p1, const void *p2, int a0, int a1,
                     int a2);
 

@@ -15,11 +15,6 @@
 static tl_run_outcome last;
 static int pending;
 
-const tl_run_outcome *tl_remote_last(void)
-{
-    return &last;
-}
-
 void tl_remote_call(tl_worker *w, tl_worker_op op, const void *p0, const void *p1, const void *p2, int a0, int a1,
                     int a2)
 {

@@ -25,6 +25,12 @@ int tl_timed_slots(int wanted, int buffers, size_t slot_floats)
     return slots;
 }
 
+int tl_timed_side(uint64_t *state, int around)
+{
+    int side = around + 32 * (int)(tl_next_secret(state) % 17) - 256;
+    return side < 32 ? around : side;
+}
+
 void tl_timed_init(tl_timed *t, const char *what, tl_worker *worker, int slots, size_t slot_bytes, uint64_t secret)
 {
     memset(t, 0, sizeof *t);

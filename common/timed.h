@@ -39,6 +39,10 @@ int tl_timed_slots(int wanted, int buffers, size_t slot_floats);
 /* A secret stream of 64-bit values (splitmix64 steps of *state). */
 uint64_t tl_next_secret(uint64_t *state);
 
+/* A timed side drawn from the secret stream: `around` +- 8 tiles of 32, so
+ * no shape can be singled out (`around` itself when that would be < 32). */
+int tl_timed_side(uint64_t *state, int around);
+
 void tl_timed_init(tl_timed *t, const char *what, tl_worker *worker, int slots, size_t slot_bytes, uint64_t secret);
 /* The next sample's seed, from the secret stream. */
 uint64_t tl_timed_reseed(tl_timed *t);

@@ -249,13 +249,11 @@ int main(void)
     sa.sa_sigaction = on_sigsys;
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGSYS, &sa, NULL);
-    if (!(setup.flags & TL_WORKER_NO_SANDBOX)) {
-        char why[256];
-        if (tl_sandbox_enter(setup.flags & TL_WORKER_ALLOW_FILES, why, sizeof why) != 0) {
-            fprintf(stderr, "worker: cannot enter the sandbox: %s\n", why);
-            send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
-            return TL_EXIT_CANNOT_RUN;
-        }
+    char why[256];
+    if (tl_sandbox_enter(setup.flags & TL_WORKER_ALLOW_FILES, why, sizeof why) != 0) {
+        fprintf(stderr, "worker: cannot enter the sandbox: %s\n", why);
+        send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
+        return TL_EXIT_CANNOT_RUN;
     }
     send_reply(TL_REPLY_READY, 0, 0, 0, 0);
     fcntl(TL_WORKER_REQUEST_FD, F_SETFL, fcntl(TL_WORKER_REQUEST_FD, F_GETFL) | O_NONBLOCK);

@@ -42,8 +42,6 @@ enum {
     /* The counters run: ncu's injected library writes files inside the
      * worker, so the sandbox lets it open files (and only then). */
     TL_WORKER_ALLOW_FILES = 1,
-    /* No sandbox at all: make bench on a student's own machine, never ./grade. */
-    TL_WORKER_NO_SANDBOX = 2,
 };
 
 typedef struct {

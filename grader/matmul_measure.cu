@@ -22,7 +22,7 @@
 #include "matmul_timing.h"
 #include "remote.h"
 #include "shapes.h"
-#include "transpose_timing.h"
+#include "timed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +68,9 @@ int main(int argc, char **argv)
     /* The timed shape: each side +- 8 tiles of 32 from the seed. */
     uint64_t shape_state = secret ^ 0x3A7A3A7Aull;
     tl_mm_shape s = base;
-    s.m += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    s.k += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    s.n += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    if (s.m < 32 || s.k < 32 || s.n < 32)
-        s = base;
+    s.m = tl_timed_side(&shape_state, base.m);
+    s.k = tl_timed_side(&shape_state, base.k);
+    s.n = tl_timed_side(&shape_state, base.n);
     size_t stride = tl_matmul_slot_stride(s.m, s.n, s.k);
     /* Two triples: the rotation still gives every call other pointers and
      * fresh input, and a request's own cost (~0.1 ms) is under 1 % of a

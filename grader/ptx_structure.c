@@ -306,6 +306,13 @@ int main(int argc, char **argv)
                                                ptx_display_name(stats[j].fn, b, sizeof b));
             print_kernel(&stats[i], stats_dyn[i], overloaded);
         }
+        /* For ./grade's report: the judged kernels' counts, summed. */
+        int accesses = 0, barriers = 0;
+        for (int i = 0; i < n; i++) {
+            accesses += stats[i].shared_ld + stats[i].shared_st + stats[i].shared_atom;
+            barriers += stats[i].barriers;
+        }
+        printf("counts: shared=%d barrier=%d\n", accesses, barriers);
         printf("structure: %s: %s\n", structure ? "met" : "not met", structure_why);
         if (dbuf)
             printf("double-buffered: %s: %s\n", verdict_word(best), best_why);

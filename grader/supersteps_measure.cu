@@ -22,7 +22,6 @@
 #include "tilelab.h"
 #include "bench.h"
 #include "device.h"
-#include "matrix.h"
 #include "matmul_case.h"
 #include "supersteps_case.h"
 #include "judge_kernels.h"
@@ -295,10 +294,10 @@ int main(int argc, char **argv)
      * 4096^3, +- 8 tiles of 32, so no shape can be singled out. */
     uint64_t shape_state = seed ^ 0x5EEDB0A7ull;
     if (ip.side <= 0)
-        ip.side = tl_bench_measure_side(dev.l2_bytes) + 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    mm.s.m += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    mm.s.k += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    mm.s.n += 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
+        ip.side = tl_timed_side(&shape_state, tl_bench_measure_side(dev.l2_bytes));
+    mm.s.m = tl_timed_side(&shape_state, mm.s.m);
+    mm.s.k = tl_timed_side(&shape_state, mm.s.k);
+    mm.s.n = tl_timed_side(&shape_state, mm.s.n);
     static char inplace_why[1400], dbuf_why[1400], baseline_why[1400];   /* each skip's reason */
 #define SAVE() save(json_path, &dev, &ip, &mm)
 

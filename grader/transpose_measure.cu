@@ -25,7 +25,6 @@
 #include "bench.h"
 #include "device.h"
 #include "judge_kernels.h"
-#include "matrix.h"
 #include "remote.h"
 #include "transpose_case.h"
 #include "transpose_timing.h"
@@ -142,10 +141,8 @@ int main(int argc, char **argv)
         side = tl_bench_measure_side(dev.l2_bytes);
     /* The timed shape: side +- 8 tiles of 32 on each axis, from the seed. */
     uint64_t shape_state = secret ^ 0x5EED5EEDull;
-    m.rows = side + 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    m.cols = side + 32 * (int)(tl_next_secret(&shape_state) % 17) - 256;
-    if (m.rows < 32) m.rows = side;
-    if (m.cols < 32) m.cols = side;
+    m.rows = tl_timed_side(&shape_state, side);
+    m.cols = tl_timed_side(&shape_state, side);
     size_t n = (size_t)m.rows * m.cols;
     m.bytes = 2.0 * n * sizeof(float);
 
