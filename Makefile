@@ -63,7 +63,7 @@ KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/repo
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
   $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
   $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu))
-kit: need-nvcc need-criterion need-seccomp $(KIT_SHARED)
+kit: need-nvcc need-seccomp $(KIT_SHARED)
 
 # Every lab's skeleton and solution, built exactly as the grader builds them.
 COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))

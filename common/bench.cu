@@ -13,7 +13,7 @@ double tl_seconds_now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 30, 200, 0.01, 8.0};
+const tl_bench_plan TL_BENCH_GRADE = {5, 50.0, 10, 200, 0.01, 8.0};
 const tl_bench_plan TL_BENCH_QUICK = {3, 20.0, 10, 40, 0.03, 2.0};
 /* Up to 200 samples of the tiny, jittery launches; at most ~2.5 s per kernel and size. */
 const tl_bench_plan TL_BENCH_SWEEP = {3, 10.0, 20, 200, 0.02, 2.0};

@@ -18,20 +18,80 @@ static void write_guards(tl_devbuf *b)
     free(guard);
 }
 
+/*
+ * The buffers come from a few large allocations (chunks) kept for the
+ * process's life. A judge shares its buffers with the worker by CUDA IPC,
+ * and a worker maps them only as it starts, before its sandbox closes: a
+ * cudaMalloc per test meant a new worker, a new CUDA context, per test.
+ * With chunks, one worker serves test after test. A chunk is reused from
+ * its start once every buffer in it is freed; freeing makes no CUDA call,
+ * so it is safe after a kernel fault too.
+ */
+enum { MAX_CHUNKS = 8 };
+static const size_t CHUNK_BYTES = (size_t)1 << 30;
+static const size_t ALIGN = 256;   /* what cudaMalloc gives */
+
+typedef struct {
+    char *base;
+    size_t size, used;
+    unsigned live;
+} chunk;
+
+static chunk chunks[MAX_CHUNKS];
+
+static uint32_t *chunk_take(size_t bytes)
+{
+    bytes = (bytes + ALIGN - 1) / ALIGN * ALIGN;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < MAX_CHUNKS && chunks[i].base; i++) {
+            chunk *c = &chunks[i];
+            if (pass == 1 && c->live == 0)
+                c->used = 0;   /* every buffer in it freed: start over */
+            if (c->size - c->used >= bytes) {
+                uint32_t *p = (uint32_t *)(c->base + c->used);
+                c->used += bytes;
+                c->live++;
+                return p;
+            }
+        }
+    int i = 0;
+    while (i < MAX_CHUNKS && chunks[i].base)
+        i++;
+    if (i == MAX_CHUNKS) {   /* every chunk busy: a leak of the kit's own */
+        tl_check_cuda(cudaErrorMemoryAllocation, "tl_devbuf_alloc: every chunk in use", __FILE__, __LINE__);
+        return NULL;
+    }
+    chunk *c = &chunks[i];
+    c->size = bytes > CHUNK_BYTES ? bytes : CHUNK_BYTES;
+    if (cudaMalloc((void **)&c->base, c->size) != cudaSuccess) {
+        (void)cudaGetLastError();   /* a small GPU: just what this buffer needs */
+        c->size = bytes;
+        CHECK_CUDA(cudaMalloc((void **)&c->base, c->size));
+    }
+    c->used = bytes;
+    c->live = 1;
+    return (uint32_t *)c->base;
+}
+
 void tl_devbuf_alloc(tl_devbuf *b, size_t n)
 {
     static unsigned allocated;
     b->n = n;
     b->canary = tl_canary(allocated++);
-    CHECK_CUDA(cudaMalloc((void **)&b->base, (n + 2 * TL_GUARD_WORDS) * sizeof(uint32_t)));
+    b->base = chunk_take((n + 2 * TL_GUARD_WORDS) * sizeof(uint32_t));
     b->data = (float *)(b->base + TL_GUARD_WORDS);
     write_guards(b);
 }
 
 void tl_devbuf_free(tl_devbuf *b)
 {
-    if (b->base)
-        CHECK_CUDA(cudaFree(b->base));
+    for (int i = 0; i < MAX_CHUNKS && b->base; i++)
+        if ((char *)b->base >= chunks[i].base && (char *)b->base < chunks[i].base + chunks[i].size) {
+            if (chunks[i].live)
+                chunks[i].live--;
+            if (chunks[i].live == 0)
+                chunks[i].used = 0;
+        }
     b->base = NULL;
     b->data = NULL;
 }

@@ -17,6 +17,12 @@ typedef struct { int rows, cols; } tl_shape;
  * log-uniform in [1, max_side], so thin, tiny and large shapes all occur. */
 tl_shape tl_random_shape(uint64_t seed, int k, int max_side);
 
+/* The hidden tests' random shapes per suite, and their largest side (the
+ * report names each test's shape from the seed with the same numbers). */
+enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };
+/* Lab 5: the clinic's random lengths, the in-place transpose's random sides. */
+enum { TL_RANDOM_CLINIC_MAX_N = 1 << 20, TL_RANDOM_INPLACE_MAX_SIDE = 4096 };
+
 /* Parse "RxC" (or "R×C" written with an x); 0 on success. */
 int tl_parse_shape(const char *text, tl_shape *out);
 

@@ -102,10 +102,8 @@ tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
     free(in_host);
     free(expected);
     free(got);
-    if (!TL_CASE_FATAL(r.verdict)) {
-        tl_devbuf_free(&in);
-        tl_devbuf_free(&out);
-    }
+    tl_devbuf_free(&in);   /* no CUDA call: safe after a fatal verdict too */
+    tl_devbuf_free(&out);
     return r;
 }
 
@@ -174,8 +172,7 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
     free(input);
     free(expected);
     free(got);
-    if (!TL_CASE_FATAL(r.verdict))
-        tl_devbuf_free(&a);
+    tl_devbuf_free(&a);
     return r;
 }
 

@@ -35,9 +35,9 @@ static const char *const visible[UNITS] = {"1 255 1000 65539", "1 255 1000 65539
 
 static void usage(FILE *to, const char *prog)
 {
-    fprintf(to, "usage: %s [--unit reverse|sums|pairs|inplace|dbuf [--shape S]] [--seed S] [--no-time]\n"
+    fprintf(to, "usage: %s [--unit reverse|sums|pairs|inplace|dbuf [--shape S]]... [--seed S] [--no-time]\n"
                 "  Checks %s's kernels on a few shapes each and times parts 2 and 3,\n"
-                "  or one kernel (--unit) on its visible shapes or on S only: a length n\n"
+                "  or the kernels named (--unit) on their visible shapes or on S only: a length n\n"
                 "  (part 1), a side N (part 2) or MxKxN (part 3). --no-time only checks\n"
                 "  (for sanitizers: each kernel runs once per shape). Grading is ./grade's job.\n",
             prog, tl_lab_source);
@@ -120,8 +120,10 @@ static void time_dbuf(tl_mm_shape s)
 
 int main(int argc, char **argv)
 {
-    int only_unit = -1, timing = 1;
-    const char *only_shape = NULL;
+    /* --unit may repeat, each followed by its own --shape: ./grade's
+     * sanitizers check every kernel in one run, on each one's shape. */
+    int chosen[UNITS] = {0}, any_chosen = 0, last_unit = -1, timing = 1;
+    const char *shape_of[UNITS] = {NULL};
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -129,16 +131,22 @@ int main(int argc, char **argv)
             usage(stdout, argv[0]);
             return 0;
         } else if (!strcmp(argv[i], "--unit") && v) {
+            last_unit = -1;
             for (int u = 0; u < UNITS; u++)
                 if (!strcmp(v, unit_names[u]))
-                    only_unit = u;
-            if (only_unit < 0) {
+                    last_unit = u;
+            if (last_unit < 0) {
                 fprintf(stderr, "%s: no kernel '%s'; choose reverse, sums, pairs, inplace or dbuf\n", argv[0], v);
                 return TL_EXIT_CANNOT_RUN;
             }
+            chosen[last_unit] = any_chosen = 1;
             i++;
         } else if (!strcmp(argv[i], "--shape") && v) {
-            only_shape = v, i++;
+            if (last_unit < 0) {
+                fprintf(stderr, "%s: --shape needs a --unit before it (which kernel the shape is for)\n", argv[0]);
+                return TL_EXIT_CANNOT_RUN;
+            }
+            shape_of[last_unit] = v, i++;
         } else if (!strcmp(argv[i], "--no-time")) {
             timing = 0;
         } else if (!strcmp(argv[i], "--seed") && v) {
@@ -149,10 +157,6 @@ int main(int argc, char **argv)
             return TL_EXIT_CANNOT_RUN;
         }
     }
-    if (only_shape && only_unit < 0) {
-        fprintf(stderr, "%s: --shape needs --unit (which kernel the shape is for)\n", argv[0]);
-        return TL_EXIT_CANNOT_RUN;
-    }
 
     tl_device_info dev;
     tl_device_open_or_exit(&dev, argv[0]);
@@ -162,15 +166,15 @@ int main(int argc, char **argv)
 
     int failed = 0, fatal = 0, failed_unit[UNITS] = {0};
     for (int u = 0; u < UNITS && !fatal; u++) {
-        if (only_unit >= 0 && u != only_unit)
+        if (any_chosen && !chosen[u])
             continue;
         printf("\n%s\n", unit_titles[u]);
-        failed_unit[u] = check_unit(u, only_shape, seed, &fatal);
+        failed_unit[u] = check_unit(u, shape_of[u], seed, &fatal);
         failed += failed_unit[u];
     }
     if (fatal)
         printf("stopping: after this the GPU context is unusable for this process.\n");
-    if (timing && !fatal && only_unit < 0) {
+    if (timing && !fatal && !any_chosen) {
         printf("\nTimings (each in its worker, each call on fresh input and checked; copy = the kit's copy of the same bytes, timed the same way):\n");
         if (!failed_unit[INPLACE])
             time_inplace(tl_bench_measure_side(dev.l2_bytes));

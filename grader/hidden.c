@@ -1,12 +1,54 @@
-/* hidden.c — shared glue for the hidden-test suites (see hidden.h). */
+/*
+ * hidden.c — the program that runs the hidden tests (see hidden.h).
+ *
+ *   tests-KIND [-jN] [--json=PATH] [--timeout S] [--list] [-q]
+ *
+ * The runner starts N judge processes (no CUDA in the runner itself: a
+ * forked CUDA context is unusable). Each takes the next untaken test from a
+ * counter they share, runs it against its one worker, and writes the
+ * verdict into a table they share with the runner. The runner watches:
+ *
+ *   - a test past --timeout seconds (a backstop behind the kernel
+ *     deadline, which the judge enforces on its worker) loses its judge,
+ *     which is stopped with its workers; the test fails "timed out";
+ *   - a judge that ends during a test (a failed CUDA call of the kit's own,
+ *     which cannot go on in that context) fails that test with the reason;
+ *   - while tests are left, ended judges are replaced.
+ *
+ * Exit status: 0 every test passed, 1 some failed, 2 the runner could not
+ * run them. The report is Criterion's JSON layout, written here.
+ */
+#define _GNU_SOURCE   /* MAP_ANONYMOUS, strsignal, usleep */
 #include "hidden.h"
 #include "check.h"
+#include "json.h"
+#include "remote.h"
 
-#include <criterion/criterion.h>
-#include <criterion/hooks.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+enum { MAX_TESTS = 128, MAX_JUDGES = 8 };
+
+typedef struct {
+    const char *suite, *name;
+    tl_hidden_fn run;
+} hidden_test;
+
+static hidden_test tests[MAX_TESTS];
+static int ntests;
+
+void tl_hidden_register(const char *suite, const char *name, tl_hidden_fn run)
+{
+    if (ntests < MAX_TESTS)
+        tests[ntests++] = (hidden_test){suite, name, run};
+}
 
 uint64_t tl_hidden_seed(void)
 {
@@ -14,59 +56,310 @@ uint64_t tl_hidden_seed(void)
     return s && *s ? strtoull(s, NULL, 10) : 1;
 }
 
-void tl_hidden_fail(const char *message)
+static int by_suite_then_name(const void *a, const void *b)
 {
-    /* Criterion 2.4 writes messages into its JSON report without escaping
-     * them: keep quotes and backslashes out so the report stays valid. */
-    char clean[2048];
-    size_t i = 0;
-    for (; message[i] && i + 1 < sizeof clean; i++)
-        clean[i] = message[i] == '"' ? '\'' : message[i] == '\\' ? '/' : message[i];
-    clean[i] = '\0';
-    cr_assert_fail("%s", clean);
+    const hidden_test *x = (const hidden_test *)a, *y = (const hidden_test *)b;
+    int c = strcmp(x->suite, y->suite);
+    return c ? c : strcmp(x->name, y->name);
 }
 
-void tl_hidden_init(void)
+/* ---- what the runner and its judges share (one anonymous mapping) ---- */
+
+enum { WAITING, RUNNING, DONE };
+
+typedef struct {
+    int state;               /* WAITING, RUNNING, DONE: written with atomics */
+    pid_t judge;             /* who runs it */
+    double started, seconds; /* CLOCK_MONOTONIC: when it started, how long it took */
+    int passed;
+    char message[sizeof(((tl_case_result *)0)->message) + 128];
+} test_slot;
+
+typedef struct {
+    int next;                /* the next untaken test */
+    test_slot slot[MAX_TESTS];
+} shared_table;
+
+static shared_table *table;
+static test_slot *current;   /* in a judge: the test it runs */
+
+static double now(void)
 {
-    tl_set_cuda_error_handler(tl_hidden_fail);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* ---- progress: the hooks run in the runner process, never in a test ---- */
-
-static size_t total, done;
-
-static void progress(void)
+static void finish_slot(test_slot *s, int passed, const char *fmt, const char *text)
 {
-    if (!getenv("TILELAB_PROGRESS"))
-        return;
-    done++;
-    if (isatty(STDOUT_FILENO))
-        printf("\r  testing %zu/%zu", done, total);
+    s->passed = passed;
+    s->seconds = now() - s->started;
+    snprintf(s->message, sizeof s->message, fmt, text);
+    __atomic_store_n(&s->state, DONE, __ATOMIC_RELEASE);
+}
+
+/* A failed CUDA call of the judge's own (check.h): the test fails with it,
+ * and this judge leaves (its context may be gone); exit() ends its workers. */
+static void judge_cuda_failed(const char *message)
+{
+    if (current && __atomic_load_n(&current->state, __ATOMIC_ACQUIRE) == RUNNING)
+        finish_slot(current, 0, "%s", message);
+    exit(3);
+}
+
+static void judge_main(void)
+{
+    tl_set_cuda_error_handler(judge_cuda_failed);
+    for (;;) {
+        int i = __atomic_fetch_add(&table->next, 1, __ATOMIC_ACQ_REL);
+        if (i >= ntests)
+            break;
+        current = &table->slot[i];
+        current->judge = getpid();
+        current->started = now();
+        __atomic_store_n(&current->state, RUNNING, __ATOMIC_RELEASE);
+        tl_case_result r = tests[i].run();
+        finish_slot(current, r.verdict == TL_CASE_PASS, "%s", r.message);
+        current = NULL;
+    }
+    exit(tl_workers_finish(0));
+}
+
+/* ---- the runner ---- */
+
+static pid_t judges[MAX_JUDGES];
+static int njudges;
+
+static void stop_judges(int sig)
+{
+    for (int i = 0; i < njudges; i++)
+        if (judges[i] > 0)
+            kill(judges[i], sig);
+}
+
+static void on_signal(int sig)
+{
+    stop_judges(SIGTERM);   /* each kills its workers' groups (remote.cu) */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int start_judge(int at)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        judge_main();
+    }
+    judges[at] = pid;
+    return pid > 0 ? 0 : -1;
+}
+
+/* The tests a judge was running when it ended, or was stopped. */
+static void judge_gone(pid_t pid, int status, const char *why)
+{
+    char text[256];
+    if (why)
+        snprintf(text, sizeof text, "%s", why);
+    else if (WIFSIGNALED(status))
+        snprintf(text, sizeof text, "crashed: the grader's test process was killed by signal %d (%s): not "
+                 "your file's fault; grade again, and tell your instructor if it persists", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
     else
-        printf("  test %zu/%zu done\n", done, total);
-    fflush(stdout);
+        snprintf(text, sizeof text, "the grader's test process ended (exit status %d) without a verdict: not "
+                 "your file's fault; grade again, and tell your instructor if it persists", WEXITSTATUS(status));
+    for (int i = 0; i < ntests; i++)
+        if (table->slot[i].judge == pid && __atomic_load_n(&table->slot[i].state, __ATOMIC_ACQUIRE) == RUNNING)
+            finish_slot(&table->slot[i], 0, "%s", text);
 }
 
-ReportHook(PRE_ALL)(struct criterion_test_set *set)
+static void stop_judge(int at, const char *why)
 {
-    total = set->tests;
+    pid_t pid = judges[at];
+    kill(pid, SIGTERM);
+    int status = 0;
+    for (int tries = 0; tries < 100 && waitpid(pid, &status, WNOHANG) == 0; tries++)
+        usleep(20000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    judge_gone(pid, status, why);
+    judges[at] = 0;
 }
 
-ReportHook(POST_TEST)(struct criterion_test_stats *stats)
+static int count_done(void)
 {
-    (void)stats;
-    progress();
+    int done = 0;
+    for (int i = 0; i < ntests; i++)
+        done += __atomic_load_n(&table->slot[i].state, __ATOMIC_ACQUIRE) == DONE;
+    return done;
 }
 
-ReportHook(TEST_CRASH)(struct criterion_test_stats *stats)
+static void run_all(int jobs, double timeout_s, int progress)
 {
-    (void)stats;
-    progress();
+    njudges = jobs < ntests ? jobs : ntests;
+    for (int i = 0; i < njudges; i++)
+        if (start_judge(i) != 0)
+            judges[i] = 0;
+    int shown = 0;
+    for (;;) {
+        int running = 0;
+        for (int j = 0; j < njudges; j++) {
+            if (judges[j] <= 0)
+                continue;
+            int status;
+            pid_t got = waitpid(judges[j], &status, WNOHANG);
+            if (got == judges[j]) {
+                judge_gone(got, status, NULL);
+                judges[j] = 0;
+                /* Tests left and none running them: a fresh judge. */
+                if (__atomic_load_n(&table->next, __ATOMIC_ACQUIRE) < ntests)
+                    start_judge(j);
+            }
+            running += judges[j] > 0;
+        }
+        for (int i = 0; i < ntests; i++) {
+            test_slot *s = &table->slot[i];
+            if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != RUNNING || now() - s->started <= timeout_s)
+                continue;
+            for (int j = 0; j < njudges; j++)
+                if (judges[j] == s->judge) {
+                    char why[256];
+                    snprintf(why, sizeof why, "timed out: the test passed its %g s limit", timeout_s);
+                    stop_judge(j, why);
+                    if (__atomic_load_n(&table->next, __ATOMIC_ACQUIRE) < ntests)
+                        start_judge(j);
+                }
+        }
+        int done = count_done();
+        for (; progress && shown < done; shown++) {
+            if (isatty(STDOUT_FILENO))
+                printf("\r  testing %d/%d", shown + 1, ntests);
+            else
+                printf("  test %d/%d done\n", shown + 1, ntests);
+            fflush(stdout);
+        }
+        if (!running)
+            break;
+        usleep(10000);
+    }
+    if (progress && isatty(STDOUT_FILENO))
+        printf("\r  testing %d/%d done\n", shown, ntests);
 }
 
-ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+/* Criterion's JSON layout, which report.c and the batch tools read. */
+static int write_report(const char *path)
 {
-    (void)stats;
-    if (getenv("TILELAB_PROGRESS") && isatty(STDOUT_FILENO))
-        printf("\r  testing %zu/%zu done\n", done, total);
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (path && !f) {
+        fprintf(stderr, "tests: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!f)
+        return 0;
+    int passed = 0;
+    for (int i = 0; i < ntests; i++)
+        passed += table->slot[i].passed;
+    tl_json_writer w;
+    tl_jw_init(&w, f);
+    tl_jw_object_begin(&w, NULL);
+    tl_jw_string(&w, "id", "tilelab hidden tests");
+    tl_jw_int(&w, "passed", passed);
+    tl_jw_int(&w, "failed", ntests - passed);
+    tl_jw_int(&w, "errored", 0);
+    tl_jw_int(&w, "skipped", 0);
+    tl_jw_array_begin(&w, "test_suites");
+    for (int i = 0; i < ntests;) {
+        int end = i;
+        while (end < ntests && !strcmp(tests[end].suite, tests[i].suite))
+            end++;
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "name", tests[i].suite);
+        tl_jw_array_begin(&w, "tests");
+        for (; i < end; i++) {
+            const test_slot *s = &table->slot[i];
+            tl_jw_object_begin(&w, NULL);
+            tl_jw_string(&w, "name", tests[i].name);
+            tl_jw_string(&w, "status", s->passed ? "PASSED" : "FAILED");
+            tl_jw_number(&w, "seconds", s->seconds);
+            tl_jw_array_begin(&w, "messages");
+            if (!s->passed)
+                tl_jw_string(&w, NULL, s->state == DONE ? s->message : "not run: the grader could not start a "
+                             "test process (not your file's fault)");
+            tl_jw_array_end(&w);
+            tl_jw_object_end(&w);
+        }
+        tl_jw_array_end(&w);
+        tl_jw_object_end(&w);
+    }
+    tl_jw_array_end(&w);
+    tl_jw_object_end(&w);
+    fputc('\n', f);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: tests-KIND [-jN] [--json=PATH] [--timeout SECONDS] [--list] [-q]\n"
+                 "  The hidden tests of a lab kind, against TILELAB_WORKER (./grade sets it up).\n");
+}
+
+int main(int argc, char **argv)
+{
+    int jobs = 4, list = 0;
+    double timeout_s = 60;
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strncmp(a, "-j", 2) && a[2])
+            jobs = atoi(a + 2);
+        else if (!strncmp(a, "--json=", 7))
+            json = a + 7;
+        else if (!strcmp(a, "--json") && i + 1 < argc)
+            json = argv[++i];
+        else if (!strcmp(a, "--timeout") && i + 1 < argc)
+            timeout_s = atof(argv[++i]);
+        else if (!strcmp(a, "--list"))
+            list = 1;
+        else if (!strcmp(a, "-q"))
+            continue;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > MAX_JUDGES)
+        jobs = MAX_JUDGES;
+    if (timeout_s <= 0)
+        timeout_s = 60;
+    qsort(tests, (size_t)ntests, sizeof tests[0], by_suite_then_name);
+    if (list) {
+        for (int i = 0; i < ntests; i++)
+            printf("%s/%s\n", tests[i].suite, tests[i].name);
+        return 0;
+    }
+    table = (shared_table *)mmap(NULL, sizeof *table, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (table == MAP_FAILED) {
+        fprintf(stderr, "tests: cannot map the results table: %s\n", strerror(errno));
+        return 2;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    run_all(jobs, timeout_s, getenv("TILELAB_PROGRESS") != NULL);
+    if (write_report(json) != 0)
+        return 2;
+    for (int i = 0; i < ntests; i++)
+        if (!table->slot[i].passed)
+            return 1;
+    return 0;
 }

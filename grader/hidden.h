@@ -1,26 +1,36 @@
 /*
- * hidden.h — what every hidden-test suite shares: the seed, failing a test
- * with a message Criterion's JSON report can carry, and the progress line
- * (hidden.c's report hooks print "test 7/18" while the suite runs).
+ * hidden.h — the hidden tests and the judge program that runs them.
+ *
+ * A hidden test is a function that runs one checked case and returns its
+ * verdict (case.h); HIDDEN_TEST declares it and its suite, the way xv6's
+ * gradelib writes a test where it is declared. hidden.c is the program:
+ * a few judge processes take the tests one at a time, each with one worker
+ * (remote.h) that it restarts after a failure, so a crash or a hang loses
+ * one test, and a suite costs a few CUDA contexts instead of two per test.
+ * Its report is Criterion's JSON layout (tests.json), which report.c reads.
+ * Criterion runs the kit's own test suites; the verdicts here are the
+ * judge's alone.
  */
 #ifndef TILELAB_HIDDEN_H
 #define TILELAB_HIDDEN_H
 
 #include <stdint.h>
+#include "case.h"
+
+typedef tl_case_result (*tl_hidden_fn)(void);
+
+/* Called before main by HIDDEN_TEST; the program runs tests sorted by suite, then name. */
+void tl_hidden_register(const char *suite, const char *name, tl_hidden_fn run);
+
+#define HIDDEN_TEST(suite, name)                                                                    \
+    static tl_case_result hidden_##suite##_##name(void);                                            \
+    __attribute__((constructor)) static void register_##suite##_##name(void)                        \
+    {                                                                                               \
+        tl_hidden_register(#suite, #name, hidden_##suite##_##name);                                 \
+    }                                                                                               \
+    static tl_case_result hidden_##suite##_##name(void)
 
 /* TILELAB_SEED from the environment (./grade prints it); 1 when unset. */
 uint64_t tl_hidden_seed(void);
-
-/* Fail the current test with `message`. */
-void tl_hidden_fail(const char *message);
-
-/* .init of every hidden suite: CUDA errors outside the student's launch fail the test too. */
-void tl_hidden_init(void);
-
-/* Random shapes per suite, and their largest side. */
-enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };
-
-/* Lab 5: the clinic's random lengths, the in-place transpose's random sides. */
-enum { TL_RANDOM_CLINIC_MAX_N = 1 << 20, TL_RANDOM_INPLACE_MAX_SIDE = 4096 };
 
 #endif

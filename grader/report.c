@@ -20,7 +20,6 @@
 #include "csv.h"
 #include "json.h"
 #include "shapes.h"
-#include "hidden.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 #include "json.h"
 #include "shapes.h"
-#include "hidden.h"
 
 #define OUT "build/tests/report-out"
 
