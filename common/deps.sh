@@ -99,7 +99,7 @@ trap 'exit 130' INT TERM HUP
 mkdir "$tmp/debs" "$tmp/root"
 # shellcheck disable=SC2086  # $fetch: package names, one word each
 if ! (cd "$tmp/debs" && apt-get download $fetch) >"$tmp/apt.log" 2>&1; then
-    why=$(grep '^E:' "$tmp/apt.log" | head -n1 | sed 's/^E: *//; s/[.[:space:]]*$//')
+    why=$(grep '^E:' "$tmp/apt.log" | head -n1 | sed 's/^E: *//; s/^Failed to fetch [^ ]*  *//; s/[.[:space:]]*$//')
     fail "apt-get download failed: ${why:-see 'apt-get download $pkgs'}" "$apt_fix."
 fi
 for f in "$tmp"/debs/*.deb; do
