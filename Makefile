@@ -27,7 +27,7 @@ help:
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
-	@echo "  make deps            install Criterion and libseccomp into .deps/ without root"
+	@echo "  make deps            fetch Criterion and libseccomp into .deps/ now, without root (else done on first use)"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
 
