@@ -15,7 +15,10 @@ ifeq ($(origin ARCH),undefined)
                  head -n1 | sed -n 's/^ *\([0-9]*\)\.\([0-9]*\) *$$/sm_\1\2/p'),sm_75)
 endif
 
-# Criterion: pkg-config first, else the private copy `make deps` unpacks.
+# Criterion and libseccomp (the worker's sandbox, common/sandbox.c, linked
+# statically): pkg-config first, else a private copy in .deps/ that
+# need-criterion / need-seccomp fetch on first use (common/deps.sh), so the
+# flags name .deps/ even before it exists.
 DEPS := $(CURDIR)/.deps
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 DEPS_LIB := $(DEPS)/usr/lib/$(MULTIARCH)
@@ -23,23 +26,24 @@ ifeq ($(origin CRITERION_LIBS),undefined)
   ifneq ($(shell pkg-config --exists criterion 2>/dev/null && echo yes),)
     CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
     CRITERION_LIBS := $(shell pkg-config --libs criterion)
-  else ifneq ($(wildcard $(DEPS)/usr/include/criterion/criterion.h),)
+  else
     # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
     CRITERION_CFLAGS := -I$(DEPS)/usr/include
     CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(DEPS_LIB)
   endif
 endif
-# libseccomp, the worker's sandbox (common/sandbox.c): pkg-config first,
-# else the private copy `make deps` unpacks, linked statically.
 ifeq ($(origin SECCOMP_LIBS),undefined)
   ifneq ($(shell pkg-config --exists libseccomp 2>/dev/null && echo yes),)
     SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp)
     SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
-  else ifneq ($(wildcard $(DEPS)/usr/include/seccomp.h),)
+  else
     SECCOMP_CFLAGS := -I$(DEPS)/usr/include
     SECCOMP_LIBS := $(DEPS_LIB)/libseccomp.a
   endif
 endif
+# The libraries whose flags name .deps/ where nothing is unpacked yet.
+DEPS_MISSING := $(if $(findstring $(DEPS)/,$(CRITERION_CFLAGS)),$(if $(wildcard $(DEPS)/usr/include/criterion/criterion.h),,criterion)) \
+                $(if $(findstring $(DEPS)/,$(SECCOMP_CFLAGS)),$(if $(wildcard $(DEPS)/usr/include/seccomp.h),,seccomp))
 export CUDA_HOME ARCH CRITERION_CFLAGS CRITERION_LIBS SECCOMP_CFLAGS SECCOMP_LIBS
 
 # V=1 shows the full compiler commands.
@@ -57,7 +61,9 @@ CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -Igrader
 .PHONY: need-nvcc need-criterion need-seccomp
 need-nvcc:
 	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
-need-criterion:
-	@[ -n "$(CRITERION_LIBS)" ] || { echo "Criterion (the test library) is missing: run 'make deps' (no root needed) or install libcriterion-dev." >&2; exit 2; }
-need-seccomp:
-	@[ -n "$(SECCOMP_LIBS)" ] || { echo "libseccomp (the sandbox student code runs in) is missing: run 'make deps' (no root needed) or install libseccomp-dev." >&2; exit 2; }
+# need-criterion, need-seccomp: fetched into .deps/ on first use when
+# pkg-config has none (common/deps.sh: one line saying so; a failure, one
+# sentence and exit 2). The Makefile fetches them before any rule runs for
+# its entry points, where a failure must not end in make's own error lines.
+need-criterion need-seccomp: need-%:
+	@$(if $(filter $*,$(DEPS_MISSING)),sh common/deps.sh $(DEPS) $*,:)
