@@ -82,10 +82,13 @@ $(COMPILE_TARGETS): compile@%: need-nvcc kit
 unit-tests: $(B)/tests/unit $(B)/tools/report
 	$(B)/tests/unit -j1
 
-# Grades solutions, skeletons and tests/submissions/ with ./grade, one at a
-# time: measurements must not share the GPU. Skips (and passes) without a GPU.
+# Grades solutions, skeletons and tests/submissions/ with ./grade, four at a
+# time: their tests share the GPU, but each measurement holds it alone
+# (./grade's GPU lock). Skips (and passes) without a GPU.
+# The kit is built first where there is a GPU, so parallel grades never build it.
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
-	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j1 --verbose
+	@! $(KIT)/probe >/dev/null 2>&1 || $(MAKE) --no-print-directory kit
+	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j4 --verbose
 
 # Host-only tests of the instructor tools (plots, batch grading, dists):
 # Criterion tests in tests/tools/ that run the tools on fixtures.

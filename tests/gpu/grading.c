@@ -1,9 +1,10 @@
 /*
  * The GPU suite: ./grade on every lab's solution and skeleton and on the
  * bad-submission fixtures in tests/submissions/, each checked for its score
- * and diagnosis. Runs one grade at a time (make runs it with -j1): timings
- * must not share the GPU. Without a usable GPU every test is skipped, with
- * the reason, and the suite passes.
+ * and diagnosis. Runs four grades at a time (make runs it with -j4): their
+ * tests share the GPU, and ./grade's GPU lock gives each measurement the
+ * GPU alone. Without a usable GPU every test is skipped, with the reason,
+ * and the suite passes.
  */
 #include <criterion/criterion.h>
 #include <glob.h>
