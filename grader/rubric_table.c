@@ -4,19 +4,21 @@
  *
  *   rubric-table --update HANDOUT...   rewrite each handout's tables in place
  *   rubric-table --check HANDOUT...    exit 1 naming every table that differs
- *   rubric-table --print points|calibration RUBRIC
+ *   rubric-table --print points|calibration LAB
  *
+ * from grader/rubrics/LAB.rubric (--rubrics DIR first: DIR/LAB.rubric).
  * A handout marks each table with a pair of lines,
  *
  *   <!-- rubric-table lab3 points: ... -->      ...      <!-- rubric-table end -->
  *
- * and everything between them is this tool's: `points` is the table of what
- * is graded, its points, and what earns none and what earns all of them;
- * `calibration` is what ./grade measured on the GPUs the thresholds were
- * checked on (the rubric's `calibrated` lines), for the handout's Compare
- * section, after the student's own run. The rubric is read by grader/rubric.c,
- * as the grader reads it. Exit 0 done, 1 a table differs (--check), 2 an
- * error (a rubric that does not load, a marker without its end).
+ * (outside ``` code blocks), and everything between them is this tool's:
+ * `points` is the table of what is graded, its points, and what earns none
+ * and what earns all of them; `calibration` is what ./grade measured on the
+ * GPUs the thresholds were checked on (the rubric's `calibrated` lines), for
+ * the handout's Compare section, after the student's own run. The rubric is
+ * read by grader/rubric.c, as the grader reads it. Exit 0 done, 1 a table
+ * differs (--check), 2 an error (a rubric that does not load, a marker
+ * without its end).
  */
 #include "rubric.h"
 
@@ -331,11 +333,12 @@ static int regenerate(const char *path, const char *rubrics, const char *text, i
     static buffer table;
     size_t n = 0;
     char *res = malloc(strlen(text) + 1);
-    int differ = 0;
+    int differ = 0, fenced = 0;
     for (const char *line = text; res && *line;) {
         const char *eol = strchr(line, '\n');
         size_t len = eol ? (size_t)(eol - line + 1) : strlen(line);
-        if (strncmp(line, BEGIN, strlen(BEGIN)) || !strncmp(line, END, strlen(END))) {
+        fenced ^= !strncmp(line, "```", 3);   /* a marker quoted in a code block is text */
+        if (fenced || strncmp(line, BEGIN, strlen(BEGIN)) || !strncmp(line, END, strlen(END))) {
             memcpy(res + n, line, len);
             n += len;
             line += len;

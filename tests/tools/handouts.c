@@ -4,8 +4,8 @@
  * rubric generates it, so the handouts and the grader cannot drift apart,
  * and no other line sends students into grader/;
  * a changed rubric is caught (--check, exit 1, naming the table) and written
- * in (--update, `make handout-tables`); a table without its end line is an
- * error (exit 2). Host-only; runs from the repository root, as `make
+ * in (--update, `make handout-tables`); a marker quoted in a code block is
+ * text; a table without its end line is an error (exit 2). Host-only; runs from the repository root, as `make
  * tool-tests` does.
  */
 #include <criterion/criterion.h>
@@ -95,6 +95,18 @@ Test(handouts, a_changed_rubric_is_caught_and_written_in)
                      "/changed/check.log 2>&1");
     cr_expect_eq(status, 0, "--check after --update exited %d:\n%s", status,
                  tool_read(WORK "/changed/check.log", NULL));
+}
+
+/* A marker quoted in a code block (as the instructors' handout does) is text. */
+Test(handouts, a_marker_in_a_code_block_is_text)
+{
+    tool_build();
+    FILE *f = fopen(WORK "/quoted.md", "w");
+    cr_assert(f, "cannot write " WORK "/quoted.md");
+    fputs("# How\n\n```\n<!-- rubric-table lab1 points -->\n...\n<!-- rubric-table end -->\n```\n", f);
+    fclose(f);
+    int status = tool_sh(TOOL " --check " WORK "/quoted.md > " WORK "/quoted.log 2>&1");
+    cr_expect_eq(status, 0, "exited %d, not 0:\n%s", status, tool_read(WORK "/quoted.log", NULL));
 }
 
 Test(handouts, a_table_without_its_end_is_an_error)
