@@ -18,13 +18,19 @@
 #define WORK "build/tests/handouts"
 #define TOOL "build/tools/rubric-table"
 
-/* The tool, built by its own fragment (the same rule the Makefile includes). */
-static void tool_build(void)
+/* `text` as WORK/NAME.md, and the tool's exit status on it with MODE
+ * (--check, --update); what it printed in WORK/NAME.log. */
+static int run_on(const char *name, const char *text, const char *mode)
 {
-    int status = tool_sh("mkdir -p " WORK " && make -s --no-print-directory -f grader/handouts.mk " TOOL
-                         " > " WORK "/build.log 2>&1");
-    cr_assert_eq(status, 0, "make -f grader/handouts.mk %s exited %d:\n%s", TOOL, status,
-                 tool_read(WORK "/build.log", NULL));
+    char path[PATH_MAX], cmd[3 * PATH_MAX];
+    tool_make("grader/handouts.mk", TOOL, WORK);
+    snprintf(path, sizeof path, WORK "/%s.md", name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, TOOL " %s %s > " WORK "/%s.log 2>&1", mode, path, name);
+    return tool_sh(cmd);
 }
 
 Test(handouts, every_lab_handout_has_both_tables)
@@ -60,7 +66,7 @@ Test(handouts, every_lab_handout_has_both_tables)
 
 Test(handouts, every_table_matches_its_rubric)
 {
-    tool_build();
+    tool_make("grader/handouts.mk", TOOL, WORK);
     int status = tool_sh(TOOL " --check handouts/*.md > " WORK "/check.log 2>&1");
     cr_expect_eq(status, 0, "the handouts' tables differ from the rubrics (exit %d); run make handout-tables:\n%s",
                  status, tool_read(WORK "/check.log", NULL));
@@ -70,7 +76,7 @@ Test(handouts, every_table_matches_its_rubric)
  * --update writes it in, and only that table changes. */
 Test(handouts, a_changed_rubric_is_caught_and_written_in)
 {
-    tool_build();
+    tool_make("grader/handouts.mk", TOOL, WORK);
     int status = tool_sh("set -e; d=" WORK "/changed; rm -rf $d; mkdir -p $d/rubrics; cp grader/rubrics/*.rubric $d/rubrics/; "
                          "sed -i 's/^perf_high .*/perf_high 0.125/' $d/rubrics/lab1.rubric; "
                          "cp handouts/lab1-*.md $d/lab1.md");
@@ -100,23 +106,14 @@ Test(handouts, a_changed_rubric_is_caught_and_written_in)
 /* A marker quoted in a code block (as the instructors' handout does) is text. */
 Test(handouts, a_marker_in_a_code_block_is_text)
 {
-    tool_build();
-    FILE *f = fopen(WORK "/quoted.md", "w");
-    cr_assert(f, "cannot write " WORK "/quoted.md");
-    fputs("# How\n\n```\n<!-- rubric-table lab1 points -->\n...\n<!-- rubric-table end -->\n```\n", f);
-    fclose(f);
-    int status = tool_sh(TOOL " --check " WORK "/quoted.md > " WORK "/quoted.log 2>&1");
+    int status = run_on("quoted", "# How\n\n```\n<!-- rubric-table lab1 points -->\n...\n<!-- rubric-table end -->\n```\n",
+                        "--check");
     cr_expect_eq(status, 0, "exited %d, not 0:\n%s", status, tool_read(WORK "/quoted.log", NULL));
 }
 
 Test(handouts, a_table_without_its_end_is_an_error)
 {
-    tool_build();
-    FILE *f = fopen(WORK "/open.md", "w");
-    cr_assert(f, "cannot write " WORK "/open.md");
-    fputs("# A handout\n\n<!-- rubric-table lab1 points -->\n| stale |\n", f);
-    fclose(f);
-    int status = tool_sh(TOOL " --update " WORK "/open.md > " WORK "/open.log 2>&1");
+    int status = run_on("open", "# A handout\n\n<!-- rubric-table lab1 points -->\n| stale |\n", "--update");
     const char *log = tool_read(WORK "/open.log", NULL);
     cr_expect_eq(status, 2, "exited %d, not 2:\n%s", status, log);
     cr_expect(strstr(log, "open.md:3: the lab1 points table has no '<!-- rubric-table end -->' line"),
