@@ -139,18 +139,15 @@ static void speedup_row(buffer *b, const tl_rubric *r, const char *prefix, const
     row(b, item, r->speedup_points, none, all);
 }
 
-/* Structure, from `require`: "shared barrier". */
+/* Structure, from `require`: "shared", "barrier" or both, as ptx-structure judges them. */
 static void structure_row(buffer *b, const tl_rubric *r)
 {
-    char none[160] = "", all[192] = "";
     int shared = strstr(r->require, "shared") != NULL, barrier = strstr(r->require, "barrier") != NULL;
-    if (shared && barrier) {
-        snprintf(none, sizeof none, "a kernel without shared-memory access or without a barrier");
-        snprintf(all, sizeof all, "the kernels your launch ran load or store shared memory and have a barrier");
-    } else {
-        snprintf(none, sizeof none, "a kernel without %s", shared ? "shared-memory access" : barrier ? "a barrier" : r->require);
-        snprintf(all, sizeof all, "the kernels your launch ran have %s", shared ? "shared-memory access" : barrier ? "a barrier" : r->require);
-    }
+    char none[160], all[160];
+    snprintf(none, sizeof none, "a kernel without %s%s%s", shared ? "shared-memory access" : "",
+             shared && barrier ? " or without " : "", barrier ? "a barrier" : "");
+    snprintf(all, sizeof all, "the kernels your launch ran %s%s%s", shared ? "load or store shared memory" : "",
+             shared && barrier ? " and " : "", barrier ? "have a barrier" : "");
     row(b, "structure, read from the compiled kernels (PTX)", r->structure_points, none, all);
 }
 
@@ -221,7 +218,7 @@ static void points_table(buffer *b, const tl_rubric *r)
         sanitizer_row(b, "memcheck", r->memcheck_points, r->sanitizer_shape, "an error");
         sanitizer_row(b, "racecheck", r->racecheck_points, r->sanitizer_shape, "a race");
         sanitizer_row(b, "synccheck", r->synccheck_points, r->sanitizer_shape, "a barrier error");
-        if (r->structure_points > 0)
+        if (r->structure_points > 0 && r->require[0])
             structure_row(b, r);
         if (r->bank_conflict_points > 0) {
             char item[96], none[96], all[128], max[32];
@@ -245,9 +242,10 @@ static void points_table(buffer *b, const tl_rubric *r)
         put(&note, "The rows of a part after its tests count only when every test of that part passes.");
     else
         put(&note, "The rows after the hidden tests count only when every hidden test passes.");
+    int counted = r->bank_conflict_points > 0;
     if (r->memcheck_points + r->racecheck_points + r->synccheck_points + r->bank_conflict_points > 0)
         put(&note, " When compute-sanitizer%s is missing%s, its rows say `not checked` and why, and leave the maximum.",
-            r->bank_conflict_points > 0 ? " or ncu" : "", r->bank_conflict_points > 0 ? " or may not read the counters" : "");
+            counted ? " or ncu" : "", counted ? " or may not read the counters" : "");
     put(&note, " ");
     measure_notes(&note, r);
     if (r->ncalibrations) {
@@ -289,7 +287,8 @@ static int generate(const char *rubrics, const char *id, const char *what, buffe
     return 0;
 }
 
-static char *read_file(const char *path, size_t *len)
+/* The whole file, NUL-terminated (malloc'd); NULL when it cannot be read. */
+static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -309,7 +308,6 @@ static char *read_file(const char *path, size_t *len)
     fclose(f);
     if (text)
         text[n] = '\0';
-    *len = n;
     return text;
 }
 
@@ -438,8 +436,7 @@ int main(int argc, char **argv)
         return usage();
     int status = 0;
     for (; i < argc; i++) {
-        size_t len;
-        char *text = read_file(argv[i], &len), *out = NULL;
+        char *text = read_file(argv[i]), *out = NULL;
         if (!text) {
             fprintf(stderr, "rubric-table: %s: cannot read it\n", argv[i]);
             status = 2;

@@ -77,7 +77,8 @@ Test(handouts, every_table_matches_its_rubric)
 Test(handouts, a_changed_rubric_is_caught_and_written_in)
 {
     tool_make("grader/handouts.mk", TOOL, WORK);
-    int status = tool_sh("set -e; d=" WORK "/changed; rm -rf $d; mkdir -p $d/rubrics; cp grader/rubrics/*.rubric $d/rubrics/; "
+    int status = tool_sh("set -e; d=" WORK "/changed; rm -rf $d; mkdir -p $d/rubrics; "
+                         "cp grader/rubrics/*.rubric $d/rubrics/; "
                          "sed -i 's/^perf_high .*/perf_high 0.125/' $d/rubrics/lab1.rubric; "
                          "cp handouts/lab1-*.md $d/lab1.md");
     cr_assert_eq(status, 0, "could not set up " WORK "/changed");
@@ -106,8 +107,8 @@ Test(handouts, a_changed_rubric_is_caught_and_written_in)
 /* A marker quoted in a code block (as the instructors' handout does) is text. */
 Test(handouts, a_marker_in_a_code_block_is_text)
 {
-    int status = run_on("quoted", "# How\n\n```\n<!-- rubric-table lab1 points -->\n...\n<!-- rubric-table end -->\n```\n",
-                        "--check");
+    int status = run_on("quoted", "# How\n\n```\n<!-- rubric-table lab1 points -->\n...\n"
+                                  "<!-- rubric-table end -->\n```\n", "--check");
     cr_expect_eq(status, 0, "exited %d, not 0:\n%s", status, tool_read(WORK "/quoted.log", NULL));
 }
 
