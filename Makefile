@@ -27,6 +27,7 @@ help:
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
+	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from grader/rubrics/ (after a rubric changed)"
 	@echo "  make deps            fetch Criterion and libseccomp into .deps/ now, without root (else done on first use)"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
@@ -113,6 +114,7 @@ include plots/plots.mk
 include common/dist.mk
 include grader/batch.mk
 include grader/bench.mk
+include grader/handouts.mk
 
 # ---- Criterion and libseccomp on first use ---------------------------------
 # common/deps.sh fetches what pkg-config lacks into .deps/ (apt-get download,

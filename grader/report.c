@@ -977,11 +977,9 @@ static void grade_units(grade *g, const options *o)
     static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
     const tl_rubric *r = &g->rubric;
     static graded_test tests[MAX_TESTS];
-    int n = g->ntests, ungated = 0, last_part = -1;
+    int n = g->ntests, last_part = -1;
     memcpy(tests, g->tests, (size_t)n * sizeof tests[0]);
     g->ntests = 0;
-    for (int k = 0; k < r->nunits; k++)
-        ungated += !r->units[k].gated;
     int checked = o->sanitizers && !o->sanitizer_missing;
 
     for (int k = 0; k < r->nunits; k++) {
@@ -1029,8 +1027,7 @@ static void grade_units(grade *g, const options *o)
                     g->tests[g->ntests++] = tests[i];
             char name[96];
             snprintf(name, sizeof name, "memcheck, racecheck, synccheck: clean on %s", u->sanitizer_shape);
-            graded_test *t = add_item(g, name, (r->memcheck_points + r->racecheck_points + r->synccheck_points) /
-                                                   (ungated ? ungated : 1));
+            graded_test *t = add_item(g, name, tl_rubric_unit_sanitizer_points(r));
             if (!checked) {
                 t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
                 t->passed = 1;

@@ -51,6 +51,46 @@ static int parse_unit(tl_rubric *r, const char *value, char *err, size_t errlen)
     return 0;
 }
 
+/* One field of a `|`-separated line, blanks trimmed; NULL when empty or too long. */
+static const char *next_field(char **cursor, char *out, size_t size)
+{
+    char *start = *cursor, *bar = strchr(start, '|');
+    size_t n = bar ? (size_t)(bar - start) : strlen(start);
+    *cursor = bar ? bar + 1 : start + n;
+    while (n && (*start == ' ' || *start == '\t'))
+        start++, n--;
+    while (n && (start[n - 1] == ' ' || start[n - 1] == '\t'))
+        n--;
+    if (!n || n >= size)
+        return NULL;
+    memcpy(out, start, n);
+    out[n] = '\0';
+    return out;
+}
+
+/* "NVIDIA H200 | sm_90, driver 580.159.04, CUDA 13.0, 2026-11-24 | the reference 0.135 of copy" */
+static int parse_calibration(tl_rubric *r, const char *value, char *err, size_t errlen)
+{
+    if (r->ncalibrations == TL_RUBRIC_MAX_CALIBRATIONS) {
+        snprintf(err, errlen, "more than %d calibrated lines", TL_RUBRIC_MAX_CALIBRATIONS);
+        return -1;
+    }
+    tl_rubric_calibration *c = &r->calibrations[r->ncalibrations];
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", value ? value : "");
+    char *cursor = copy;
+    int bars = 0;
+    for (const char *p = copy; *p; p++)
+        bars += *p == '|';
+    if (bars != 2 || !next_field(&cursor, c->gpu, sizeof c->gpu) || !next_field(&cursor, c->setup, sizeof c->setup) ||
+        !next_field(&cursor, c->measured, sizeof c->measured)) {
+        snprintf(err, errlen, "a calibrated line is: calibrated GPU | SETUP | MEASURED (three fields, none empty)");
+        return -1;
+    }
+    r->ncalibrations++;
+    return 0;
+}
+
 int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
@@ -78,8 +118,10 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             while (end > value && (end[-1] == ' ' || end[-1] == '\t'))
                 *--end = '\0';
         }
-        if (!strcmp(key, "unit")) {   /* repeatable: one kernel of a lab with several */
-            if (parse_unit(r, value, err, errlen) != 0) {
+        /* Repeatable: `unit`, one kernel of a lab with several; `calibrated`, one GPU. */
+        int unit = !strcmp(key, "unit");
+        if (unit || !strcmp(key, "calibrated")) {
+            if ((unit ? parse_unit : parse_calibration)(r, value, err, errlen) != 0) {
                 char why[256];
                 snprintf(why, sizeof why, "%s", err);
                 snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
@@ -183,4 +225,12 @@ const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name)
         if (!strcmp(r->units[u].name, name))
             return &r->units[u];
     return NULL;
+}
+
+double tl_rubric_unit_sanitizer_points(const tl_rubric *r)
+{
+    int ungated = 0;
+    for (int u = 0; u < r->nunits; u++)
+        ungated += !r->units[u].gated;
+    return (r->memcheck_points + r->racecheck_points + r->synccheck_points) / (ungated ? ungated : 1);
 }

@@ -24,6 +24,17 @@ typedef struct {
     char title[96];
 } tl_rubric_unit;
 
+/*
+ * One GPU the thresholds rest on (`calibrated GPU | SETUP | MEASURED`):
+ * what ./grade measured there, quoted by the handouts (build/tools/rubric-table).
+ */
+enum { TL_RUBRIC_MAX_CALIBRATIONS = 4 };
+typedef struct {
+    char gpu[64];        /* "NVIDIA H100 80GB HBM3" */
+    char setup[96];      /* "sm_90, driver 580.159.04, CUDA 13.0, 2026-11-24" */
+    char measured[256];  /* "the reference 0.158 of copy" */
+} tl_rubric_calibration;
+
 typedef struct {
     char id[32];
     char title[128];
@@ -58,6 +69,9 @@ typedef struct {
     char speedup_unit[16];        /* the unit they measure */
     char double_buffered_unit[16]; /* its kernel must be double-buffered (grader/ptx.h), or no speed points */
     char speedup_next[256];       /* the next step when speedup points are lost */
+    /* The GPUs the thresholds rest on, one `calibrated` line each. */
+    tl_rubric_calibration calibrations[TL_RUBRIC_MAX_CALIBRATIONS];
+    int ncalibrations;
 } tl_rubric;
 
 /* 0 on success; else -1 with "file:line: what" in err. */
@@ -74,5 +88,9 @@ double tl_rubric_speedup_points(const tl_rubric *r, double speedup);
 
 /* The unit named `name`, or NULL. */
 const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name);
+
+/* A lab of several kernels: the sanitizer item of each unit without a gate,
+ * the sanitizers' points shared evenly by those units. */
+double tl_rubric_unit_sanitizer_points(const tl_rubric *r);
 
 #endif

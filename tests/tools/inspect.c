@@ -27,13 +27,7 @@
 #define PUBLIC_HEADERS "--public common/tilelab.h --public common/check.h"
 
 /* The tool, built by its own fragment (the same rule the Makefile includes). */
-static void inspect_build(void)
-{
-    int status = tool_sh("mkdir -p " INSPECT_WORK " && make -s --no-print-directory -f grader/inspect.mk " INSPECT
-                         " > " INSPECT_WORK "/build.log 2>&1");
-    cr_assert_eq(status, 0, "make -f grader/inspect.mk %s exited %d:\n%s", INSPECT, status,
-                 tool_read(INSPECT_WORK "/build.log", NULL));
-}
+static void inspect_build(void) { tool_make("grader/inspect.mk", INSPECT, INSPECT_WORK); }
 
 /* The toolkit as common/toolchain.mk finds it: CUDA_HOME, then PATH, then
  * /usr/local/cuda. Skips the test when there is none. */

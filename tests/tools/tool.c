@@ -1,6 +1,8 @@
 /* tool.c — shared by the instructor-tool tests (see tool.h). */
 #include "tool.h"
 
+#include <criterion/criterion.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -33,4 +35,14 @@ int tool_lines(const char *text)
     for (const char *p = text; *p; p++)
         n += *p == '\n';
     return n;
+}
+
+void tool_make(const char *fragment, const char *target, const char *work)
+{
+    char cmd[4096], log[1024];
+    snprintf(log, sizeof log, "%s/build.log", work);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && make -s --no-print-directory -f %s %s > %s 2>&1", work, fragment,
+             target, log);
+    int status = tool_sh(cmd);
+    cr_assert_eq(status, 0, "make -f %s %s exited %d:\n%s", fragment, target, status, tool_read(log, NULL));
 }

@@ -1,5 +1,6 @@
 /* Rubric files and threshold -> points. */
 #include <criterion/criterion.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,4 +116,49 @@ Test(rubric, lab5_rubric_adds_up_to_100)
     cr_assert_eq(tl_rubric_load("grader/rubrics/lab5.rubric", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(tl_rubric_max_points(&r), 100);
     cr_assert_eq(r.nunits, 5);
+}
+
+/* The GPUs the thresholds were checked on: `calibrated GPU | SETUP | MEASURED`, repeatable. */
+Test(rubric, calibrated_lines_are_read_in_order)
+{
+    tl_rubric r;
+    char err[256] = "";
+    const char *path = write_rubric(GOOD "calibrated  GPU A | sm_90, 2026-11-24 |  the reference 0.2 of copy  \n"
+                                         "calibrated GPU B|sm_80|0.1; lab 1's 0.05   # a comment\n");
+    cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.ncalibrations, 2);
+    cr_assert_str_eq(r.calibrations[0].gpu, "GPU A");
+    cr_assert_str_eq(r.calibrations[0].setup, "sm_90, 2026-11-24");
+    cr_assert_str_eq(r.calibrations[0].measured, "the reference 0.2 of copy");
+    cr_assert_str_eq(r.calibrations[1].measured, "0.1; lab 1's 0.05");
+    unlink(path);
+}
+
+Test(rubric, a_calibrated_line_needs_three_fields)
+{
+    tl_rubric r;
+    char err[256];
+    const char *bad[] = {"calibrated GPU A | sm_90\n", "calibrated GPU A | | 0.2\n", "calibrated a | b | c | d\n",
+                         "calibrated\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, GOOD "%s", bad[i]);
+        const char *path = write_rubric(text);
+        cr_expect_neq(tl_rubric_load(path, &r, err, sizeof err), 0, "accepted: %s", bad[i]);
+        cr_expect(strstr(err, ":13: a calibrated line is"), "%s: %s", bad[i], err);
+        unlink(path);
+    }
+}
+
+Test(rubric, shipped_rubrics_name_their_calibration_gpus)
+{
+    glob_t g;
+    cr_assert_eq(glob("grader/rubrics/*.rubric", 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        tl_rubric r;
+        char err[256] = "";
+        cr_assert_eq(tl_rubric_load(g.gl_pathv[i], &r, err, sizeof err), 0, "%s", err);
+        cr_expect_geq(r.ncalibrations, 1, "%s has no calibrated line: its handout names no GPU", g.gl_pathv[i]);
+    }
+    globfree(&g);
 }
