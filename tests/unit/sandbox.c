@@ -1,12 +1,13 @@
 /*
  * The worker's sandbox (common/sandbox.c), without a GPU: a child enters
  * it, then tries one thing a launch function has no business doing. The
- * sandbox must stop it with SIGSYS; what a launch needs (reading, threads,
- * signals to itself) must still work.
+ * sandbox must stop it with SIGSYS; what a launch needs (reading, signals
+ * to itself) must still work.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,6 +74,60 @@ Test(sandbox, stops_queued_signals_to_other_processes)
 Test(sandbox, stops_leaving_the_process_group) { expect_stopped(leave_group, "setsid"); }
 Test(sandbox, stops_io_uring) { expect_stopped(set_up_io_uring, "io_uring_setup"); }
 Test(sandbox, stops_deleting_files) { expect_stopped(delete_file, "unlink"); }
+
+static void *nothing(void *arg) { return arg; }
+static void start_thread(void)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, nothing, NULL) == 0)
+        pthread_join(t, NULL);
+}
+static void copy_descriptor(void) { dup(1); }
+static void copy_descriptor_onto(void) { dup2(1, 4); }
+static void copy_descriptor_fcntl(void) { fcntl(1, F_DUPFD, 10); }
+
+/* A thread of the lab file's could forge the worker's replies while its kernels run. */
+Test(sandbox, stops_starting_a_thread) { expect_stopped(start_thread, "pthread_create"); }
+/* A private copy of the reply pipe would let the lab file silence the worker's replies. */
+Test(sandbox, stops_copying_descriptors)
+{
+    expect_stopped(copy_descriptor, "dup");
+    expect_stopped(copy_descriptor_onto, "dup2");
+    expect_stopped(copy_descriptor_fcntl, "fcntl(F_DUPFD)");
+}
+
+/* TSYNC: a thread that was running before the filter loaded (as the CUDA
+ * runtime's are) is bound by it too. */
+static volatile int go;
+static void *socket_later(void *arg)
+{
+    while (!go)
+        usleep(1000);
+    socket(AF_INET, SOCK_STREAM, 0);
+    return arg;
+}
+
+Test(sandbox, binds_threads_started_before_it)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, socket_later, NULL) != 0)
+            _exit(4);
+        char why[256];
+        if (tl_sandbox_enter(0, why, sizeof why) != 0)
+            _exit(3);
+        go = 1;
+        pthread_join(t, NULL);
+        _exit(0);
+    }
+    int status;
+    cr_assert(waitpid(pid, &status, 0) == pid);
+    cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+              "a socket from a thread started before the sandbox was not stopped (status %#x)", status);
+}
 
 /* What a launch function may do: read files, start threads, signal itself. */
 static void allowed_things(void)
