@@ -118,21 +118,29 @@ int tl_sandbox_enter(int allow_files, char *why, size_t len)
     for (size_t i = 0; !allow_files && i < sizeof file_changes / sizeof file_changes[0]; i++)
         ADD(ctx, file_changes[i], 0);
     /* No new process and no new thread: the CUDA runtime's threads (and a
-     * sanitizer's or ncu's) exist before the filter loads, and a thread of
+     * sanitizer's) exist before the filter loads, and a thread of
      * the lab file's could write forged replies while its kernels still
-     * run. clone3's flags sit in memory a filter cannot read: it answers
-     * ENOSYS, and glibc falls back to clone, which the rule above sees. */
-    ADD(ctx, SCMP_SYS(clone), 0);
+     * run. Under ncu (the counters run, allow_files) its injected thread
+     * opens sockets and threads of its own: there the filter binds the
+     * calling thread alone, threads stay allowed, and that run times
+     * nothing. clone3's flags sit in memory a filter cannot read: it
+     * answers ENOSYS, and glibc falls back to clone, which the rule sees. */
+    if (allow_files)
+        ADD(ctx, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    else
+        ADD(ctx, SCMP_SYS(clone), 0);
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0)) != 0)
         goto failed;
     /* The reply channel stays the worker's: no copy of a descriptor, so
      * the lab file cannot keep the reply pipe for itself and silence the
      * worker's own replies (a forged early reply then breaks the channel). */
-    ADD(ctx, SCMP_SYS(dup), 0);
-    ADD(ctx, SCMP_SYS(dup2), 0);
-    ADD(ctx, SCMP_SYS(dup3), 0);
-    ADD(ctx, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_DUPFD, 0));
-    ADD(ctx, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_DUPFD_CLOEXEC, 0));
+    if (!allow_files) {
+        ADD(ctx, SCMP_SYS(dup), 0);
+        ADD(ctx, SCMP_SYS(dup2), 0);
+        ADD(ctx, SCMP_SYS(dup3), 0);
+        ADD(ctx, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_DUPFD, 0));
+        ADD(ctx, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, F_DUPFD_CLOEXEC, 0));
+    }
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0)) != 0)
         goto failed;
     if (!allow_files) {
@@ -154,7 +162,7 @@ int tl_sandbox_enter(int allow_files, char *why, size_t len)
     /* Every thread of the worker, not only the calling one: a signal
      * handler run on one of the runtime's threads is bound too (TSYNC). */
     step = "seccomp_attr_set(TSYNC)";
-    if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1)) != 0)
+    if (!allow_files && (rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1)) != 0)
         goto failed;
     step = "seccomp_load";
     if ((rc = seccomp_load(ctx)) != 0)
