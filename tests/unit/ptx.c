@@ -75,6 +75,28 @@ Test(ptx, lab3_reference_padded_tile)
     unload();
 }
 
+/* Dynamic shared memory: the tile is `extern __shared__`, sized at launch. The
+ * PTX declares it `.extern .shared .align 16 .b8 tile[]` at module scope; its
+ * loads and stores are shared ones all the same (tests/submissions/fair/lab3/
+ * dynamic_shared.patch is lab 3's reference written this way). */
+Test(ptx, dynamic_shared_transpose_meets_the_structure_rule)
+{
+    load(PTX_DIR "dynamic_shared.ptx");
+    cr_expect_eq(module.n_arrays, 1, "the module-scope extern array");
+    cr_expect_eq(module.arrays[0].bytes, -1, "no size in the PTX: %ld", module.arrays[0].bytes);
+    ptx_kernel_stats s = kernel("transpose_dynamic(const float *, float *, int)");
+    cr_expect(s.dynamic);
+    cr_expect_eq(s.n_used, 1);
+    cr_expect_eq(s.static_bytes, 0, "extern arrays are sized at launch: %ld B", s.static_bytes);
+    cr_expect_eq(s.shared_st, 1);
+    cr_expect_eq(s.shared_ld, 1);
+    cr_expect_eq(s.barriers, 1);
+    char why[1024];
+    cr_expect(ptx_uses_shared_and_barrier(&s, 1, why, sizeof why), "%s", why);
+    cr_expect(strstr(why, "transpose_dynamic uses shared memory"), "%s", why);
+    unload();
+}
+
 /* The exploit: a naive kernel launched beside a tiled one never launched. */
 Test(ptx, the_launched_naive_kernel_has_no_shared_memory_beside_an_unlaunched_tiled_one)
 {
