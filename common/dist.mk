@@ -7,10 +7,19 @@
 DIST := results/dist
 # What students get: the lab files, the harness and grader `make labN` and
 # ./grade need, handouts, charts. Never solutions/, nor tests/ (its
-# submissions are near-solutions), nor the instructors' handout. A trailing /
-# keeps a whole folder.
+# submissions are near-solutions), nor the hidden tests' source, nor the
+# instructors' handout. A trailing / keeps a whole folder.
 DIST_STUDENT := labs/ common/ grader/ handouts/ plots/ Makefile grade README.md .gitignore
-DIST_STUDENT_DROP := handouts/instructors.md
+# The hidden tests ship as host objects (x86-64, built here with the kit's
+# own flags), not as source: grader/prebuilt/KIND_tests.o, which
+# common/kit.mk links where grader/KIND_tests.c is absent.
+HIDDEN_TEST_SRC := $(wildcard grader/*_tests.c)
+DIST_STUDENT_DROP := handouts/instructors.md $(HIDDEN_TEST_SRC)
+dist_extra_student = mkdir -p "$$stage/grader/prebuilt" && \
+	for f in $(HIDDEN_TEST_SRC); do \
+	  o=$$(basename "$$f" .c).o; gcc $(CFLAGS) -c "$$f" -o "$$stage/grader/prebuilt/$$o" || exit 1; \
+	done
+dist_extra_instructor = :
 
 dist_files = if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ]; then \
 	  git -c core.quotePath=false ls-files; \
@@ -32,7 +41,7 @@ dist-student dist-instructor: dist-%:
 	{ $(dist_files); } | $(dist_filter_$*) | while IFS= read -r f; do \
 	  [ -f "$$f" ] || continue; \
 	  mkdir -p "$$stage/$$(dirname "$$f")" && cp -p "$$f" "$$stage/$$f" || exit 1; \
-	done && \
+	done && { $(dist_extra_$*); } && \
 	tar -cf - -C "$$work" tilelab-$* | gzip -9 > "$$work.tar.gz" && \
 	mv -f "$$work.tar.gz" $(DIST)/tilelab-$*.tar.gz && \
 	echo "$(DIST)/tilelab-$*.tar.gz: $$(find "$$stage" -type f | wc -l | tr -d ' ') files, unpacks into tilelab-$*/"; \

@@ -158,10 +158,14 @@ Test(dist, student_tarball_holds_no_solution_text)
     dist_unpack("student", tree, sizeof tree);
     const char *needed[] = {"Makefile", "grade", "README.md", ".gitignore", "labs/lab1-naive-transpose/transpose.cu",
                             "common/tilelab.h", "common/submission.mk", "grader/rubrics/lab1.rubric",
-                            "grader/report.c", "grader/batch.mk", "common/dist.mk", "handouts/lab1-naive-transpose.md"};
+                            "grader/report.c", "grader/batch.mk", "common/dist.mk", "handouts/lab1-naive-transpose.md",
+                            "grader/prebuilt/transpose_tests.o", "grader/prebuilt/matmul_tests.o",
+                            "grader/prebuilt/supersteps_tests.o"};
     for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
         cr_assert(dist_exists(tree, needed[i]), "%s is missing from the student tarball (%s)", needed[i], tree);
-    const char *absent[] = {"solutions", "tests", "handouts/instructors.md", ".git", "build", "results", ".deps", ".ci"};
+    /* The hidden tests ship as objects, never as source (issue: what a student receives). */
+    const char *absent[] = {"solutions", "tests", "handouts/instructors.md", ".git", "build", "results", ".deps", ".ci",
+                            "grader/transpose_tests.c", "grader/matmul_tests.c", "grader/supersteps_tests.c"};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
         cr_assert(!dist_exists(tree, absent[i]), "%s must not ship to students (%s)", absent[i], tree);
     char grade[600];
@@ -200,6 +204,15 @@ Test(dist, student_tarball_builds_lab1_and_runs_help)
     cr_assert_eq(status, 0, "make lab1 fails in the student tree (%s):\n%s", tree, dist_read("lab1.log"));
     snprintf(cmd, sizeof cmd, "%s/build/lab1", tree);
     cr_assert_eq(access(cmd, X_OK), 0, "make lab1 did not leave build/lab1 (%s)", tree);
+    /* The hidden tests' program links from the shipped object and lists them (no GPU needed). */
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s sub='make -s --no-print-directory -f common/submission.mk LAB=lab1 "
+             "SRC=labs/lab1-naive-transpose/transpose.cu' && kit=$($sub print-dirs | cut -d' ' -f2) && "
+             "$sub $kit/judge/tests-transpose > ../../tests-build.log 2>&1 && $kit/judge/tests-transpose --list "
+             "> ../../tests-list.txt 2>&1", tree, env);
+    cr_assert_eq(tool_sh(cmd), 0, "the hidden tests do not build from grader/prebuilt/ in the student tree (%s):\n%s",
+                 tree, dist_read("tests-build.log"));
+    cr_assert(strstr(dist_read("tests-list.txt"), "transpose/s01_1x1\n") &&
+              strstr(dist_read("tests-list.txt"), "transpose/s26_random_6\n"), "%s", dist_read("tests-list.txt"));
     dist_done();
 }
 
