@@ -15,10 +15,18 @@ DIST_STUDENT := labs/ common/ grader/ handouts/ plots/ Makefile grade README.md 
 # common/kit.mk links where grader/KIND_tests.c is absent.
 HIDDEN_TEST_SRC := $(wildcard grader/*_tests.c)
 DIST_STUDENT_DROP := handouts/instructors.md $(HIDDEN_TEST_SRC)
+# Lab 5 part 3 is timed against lab 4's reference: it ships compiled too
+# (grader/prebuilt/lab4-reference.o; grade finds it through lab 5's
+# baseline_dirs), for every architecture CUDA 13 supports (SASS up to
+# sm_90, PTX beyond), so a student kit's maximum is 100 as an instructor's.
+PREBUILT_ARCHS := -gencode arch=compute_75,code=[sm_75,compute_75] -gencode arch=compute_80,code=sm_80 \
+  -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=[sm_90,compute_90]
 dist_extra_student = mkdir -p "$$stage/grader/prebuilt" && \
 	for f in $(HIDDEN_TEST_SRC); do \
 	  o=$$(basename "$$f" .c).o; gcc $(CFLAGS) -c "$$f" -o "$$stage/grader/prebuilt/$$o" || exit 1; \
-	done
+	done && \
+	$(NVCC) $(filter-out -arch=%,$(NVFLAGS)) $(PREBUILT_ARCHS) -c $(wildcard solutions/lab4-*/*.cu) \
+	  -o "$$stage/grader/prebuilt/lab4-reference.o"
 dist_extra_instructor = :
 
 dist_files = if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ]; then \
