@@ -81,8 +81,8 @@ $(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 # Its paths in single quotes (\047): the kit's folder may hold a space.
 $(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy
 	@echo "  GEN   $@"
-	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker.\nTILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 exec \047%s\047 "$$@"\n' \
-	  '$(SRC)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
+	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker.\ncase "$${1:-}" in --version) exec \047%s/grade\047 --version ;; esac\nTILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 exec \047%s\047 "$$@"\n' \
+	  '$(SRC)' '$(CURDIR)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
 	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' > $@ && chmod +x $@
 
 ifneq ($(BASELINE),)
