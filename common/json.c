@@ -13,6 +13,23 @@ void tl_jw_init(tl_json_writer *w, FILE *out)
     w->out = out;
 }
 
+/* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when the
+ * bytes there are not one: a stray continuation byte, a truncated sequence,
+ * an overlong form, a surrogate or a code point past U+10FFFF. */
+static int utf8_sequence(const unsigned char *p)
+{
+    int n = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC0 ? 2 : 0;
+    if (n == 0 || p[0] > 0xF4 || p[0] == 0xC0 || p[0] == 0xC1)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)   /* also stops at the terminating NUL */
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) ||   /* overlong; a surrogate */
+        (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))     /* overlong; past U+10FFFF */
+        return 0;
+    return n;
+}
+
 void tl_json_write_escaped(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -26,10 +43,22 @@ void tl_json_write_escaped(FILE *out, const char *s)
         case '\b': fputs("\\b", out); break;
         case '\f': fputs("\\f", out); break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20) {
                 fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);   /* UTF-8 passes through unchanged */
+            } else if (*p < 0x80) {
+                fputc(*p, out);
+            } else {
+                /* UTF-8 passes through; any other byte (a Latin-1 comment
+                 * quoted from a student's file) becomes U+FFFD, so the
+                 * document stays valid JSON. */
+                int n = utf8_sequence(p);
+                if (n) {
+                    fwrite(p, 1, (size_t)n, out);
+                    p += n - 1;
+                } else {
+                    fputs("\xEF\xBF\xBD", out);
+                }
+            }
         }
     }
     fputc('"', out);

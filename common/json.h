@@ -35,7 +35,8 @@ void tl_jw_string(tl_json_writer *w, const char *key, const char *value); /* NUL
 void tl_jw_number(tl_json_writer *w, const char *key, double value);     /* NaN/Inf write null */
 void tl_jw_int(tl_json_writer *w, const char *key, long long value);
 void tl_jw_bool(tl_json_writer *w, const char *key, int value);
-/* Write `s` as a quoted JSON string: quotes, backslashes and control bytes escaped. */
+/* Write `s` as a quoted JSON string: quotes, backslashes and control bytes
+ * escaped; bytes that are not UTF-8 written as U+FFFD. */
 void tl_json_write_escaped(FILE *out, const char *s);
 
 /* ---- reader ---------------------------------------------------------- */

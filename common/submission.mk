@@ -17,7 +17,10 @@ PUBLIC_HEADERS := common/tilelab.h common/check.h
 STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
 # -iquote: a relative #include still resolves from the file's own folder, so
 # build/tools/inspect can name what it included instead of a compiler error.
-STUDENT_NVFLAGS := $(filter-out -Icommon -Igrader,$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(abspath $(SRC)))
+# (Relative to the kit's folder, where nvcc runs: its path may hold a space.
+# SRC itself never does: make cannot take one, and ./grade hands such a file
+# in through a link of a space-free name in build/submissions/.)
+STUDENT_NVFLAGS := $(filter-out -Icommon -Igrader,$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC))
 
 ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
@@ -75,10 +78,11 @@ $(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
 
 # build/labN: the kit's quick check (a judge) driving this file's worker.
+# Its paths in single quotes (\047): the kit's folder may hold a space.
 $(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy
 	@echo "  GEN   $@"
-	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker.\nTILELAB_LAB=%s TILELAB_SOURCE=%s TILELAB_WORKER=%s TILELAB_COPY_WORKER=%s exec %s "$$@"\n' \
-	  '$(SRC)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
+	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker.\ncase "$${1:-}" in --version) exec \047%s/grade\047 --version ;; esac\nTILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 exec \047%s\047 "$$@"\n' \
+	  '$(SRC)' '$(CURDIR)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
 	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' > $@ && chmod +x $@
 
 ifneq ($(BASELINE),)

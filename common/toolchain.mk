@@ -19,7 +19,10 @@ endif
 # statically): pkg-config first, else a private copy in .deps/ that
 # need-criterion / need-seccomp fetch on first use (common/deps.sh), so the
 # flags name .deps/ even before it exists.
-DEPS := $(CURDIR)/.deps
+# Relative (every build runs in the kit's folder), so a kit under a folder
+# with a space in its name still builds its labs; only Criterion's rpath,
+# read at run time from anywhere, is absolute.
+DEPS := .deps
 MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 DEPS_LIB := $(DEPS)/usr/lib/$(MULTIARCH)
 ifeq ($(origin CRITERION_LIBS),undefined)
@@ -29,7 +32,7 @@ ifeq ($(origin CRITERION_LIBS),undefined)
   else
     # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
     CRITERION_CFLAGS := -I$(DEPS)/usr/include
-    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(DEPS_LIB)
+    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(CURDIR)/$(DEPS_LIB)
   endif
 endif
 ifeq ($(origin SECCOMP_LIBS),undefined)

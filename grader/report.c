@@ -8,12 +8,20 @@
  *   report --rubric R --source F --seed S --results OUT.json [--history H.csv]
  *          [--device DEV.json] [--tests TESTS.json] [--tests-log LOG]
  *          [--measure M.json] [--measure-status N] [--measure-part PART.json] [--build-log LOG]
- *          [--problem TEXT] [--elapsed SECONDS] [--quiet]
+ *          [--problem TEXT] [--elapsed SECONDS] [--quiet] [--kit-version V]
  *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
  *
  * FINDINGS: build/tools/inspect's output (grader/inspect.c), one `KIND: NAME: sentence` a line:
  * the file scores 0 and each sentence is shown.
+ *
+ * --problem: could not grade, for that reason (a bad command line, no GPU,
+ * the kit's own failure). Then the rubric may be missing (an unknown lab):
+ * the lab is named after the rubric's file. A measurement that exits 2
+ * (TL_EXIT_CANNOT_RUN: a reference failed) is the kit's failure too: could
+ * not grade, never a score as if the student's kernel had failed. Could not
+ * grade is always exit 2, and results.json then holds one failing test named
+ * "could not grade" with the reason, besides the top-level output.
  */
 #include "rubric.h"
 #include "counters.h"
@@ -53,7 +61,7 @@ typedef struct {
 typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
         *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *double_buffered, *sanitizers, *sanitizer_missing,
-        *not_allowed, *not_allowed_file, *counters, *counters_missing;
+        *not_allowed, *not_allowed_file, *counters, *counters_missing, *kit_version;
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -1081,12 +1089,13 @@ static void print_report(const grade *g, const options *o)
     printf("  file  %s\n", o->source);
     if (g->device[0])
         printf("  GPU   %s\n", g->device);
-    printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n\n", o->seed, o->seed);
+    if (o->seed[0])
+        printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n", o->seed, o->seed);
+    printf("\n");
     if (g->could_not_grade) {
         printf("%sCould not grade:%s\n", RED, RESET);
         print_indented(g->problem);
-        const tl_rubric *r = &g->rubric;
-        printf("\nScore: not graded (0/%g)\n", tl_rubric_max_points(r));
+        printf("\nScore: not graded\n");   /* not 0/100: nothing was scored */
         return;
     }
     for (int i = 0; i < g->ntests; i++) {
@@ -1108,6 +1117,31 @@ static void print_report(const grade *g, const options *o)
     printf("\n%sScore: %.2f/%g%s\n", BOLD, total(g, 0), total(g, 1), RESET);
 }
 
+/* `text` as one sh word: as it is when it needs no quotes, else in single quotes. */
+static void sh_word(char *out, size_t len, const char *text)
+{
+    if (*text && strspn(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+,:=@%-") ==
+                     strlen(text)) {
+        appendf(out, len, "%s", text);
+        return;
+    }
+    appendf(out, len, "'");
+    for (const char *c = text; *c; c++)
+        appendf(out, len, *c == '\'' ? "'\\''" : "%c", *c);
+    appendf(out, len, "'");
+}
+
+/* "./grade lab2 --file labs/lab2-shared-tile/transpose.cu --seed 7", run from the kit's folder. */
+static void reproduce_command(const grade *g, const options *o, char *out, size_t len)
+{
+    snprintf(out, len, "./grade ");
+    sh_word(out, len, g->rubric.id[0] ? g->rubric.id : "labN");
+    appendf(out, len, " --file ");
+    sh_word(out, len, o->source);
+    if (o->seed[0])
+        appendf(out, len, " --seed %s", o->seed);
+}
+
 static void write_results(const grade *g, const options *o)
 {
     FILE *f = fopen(o->results, "w");
@@ -1123,16 +1157,32 @@ static void write_results(const grade *g, const options *o)
     tl_jw_number(&w, "score", g->could_not_grade ? 0 : total(g, 0));
     tl_jw_number(&w, "max_score", max);
     tl_jw_number(&w, "execution_time", o->elapsed);
-    if (g->could_not_grade) {
-        char text[OUTPUT_LEN + 64];
-        snprintf(text, sizeof text, "Could not grade: %s", g->problem);
-        tl_jw_string(&w, "output", text);
-    } else if (g->note[0]) {
-        tl_jw_string(&w, "output", g->note);
-    }
+    /* The verdict, then what names the run: GPU, seed, the command that repeats it, the kit. */
+    static char text[OUTPUT_LEN + 2048];
+    char command[1024];
+    reproduce_command(g, o, command, sizeof command);
+    text[0] = '\0';
+    if (g->could_not_grade)
+        appendf(text, sizeof text, "Could not grade: %s\n", g->problem);
+    else if (g->note[0])
+        appendf(text, sizeof text, "%s\n\n", g->note);
+    appendf(text, sizeof text, "GPU: %s\nseed: %s\nrepeat this run: %s\nkit: tilelab %s\n",
+            g->device[0] ? g->device : "not known (the GPU was not reached)", o->seed[0] ? o->seed : "none",
+            command, o->kit_version ? o->kit_version : "unknown");
+    tl_jw_string(&w, "output", text);
     tl_jw_string(&w, "visibility", "visible");
     tl_jw_string(&w, "stdout_visibility", "hidden");
     tl_jw_array_begin(&w, "tests");
+    if (g->could_not_grade) {   /* Gradescope shows tests: the reason as one, failed, worth nothing */
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "name", "could not grade");
+        tl_jw_number(&w, "score", 0);
+        tl_jw_number(&w, "max_score", 0);
+        tl_jw_string(&w, "status", "failed");
+        tl_jw_string(&w, "output", g->problem);
+        tl_jw_string(&w, "visibility", "visible");
+        tl_jw_object_end(&w);
+    }
     for (int i = 0; i < g->ntests; i++) {
         tl_jw_object_begin(&w, NULL);
         tl_jw_string(&w, "name", g->tests[i].name);
@@ -1164,6 +1214,8 @@ static void write_results(const grade *g, const options *o)
     tl_jw_string(&w, "source", o->source);
     tl_jw_string(&w, "seed", o->seed);
     tl_jw_string(&w, "gpu", g->device);
+    tl_jw_string(&w, "kit_version", o->kit_version ? o->kit_version : "unknown");
+    tl_jw_string(&w, "command", command);
     tl_jw_bool(&w, "graded", !g->could_not_grade);
     char flags[128] = "";
     for (unsigned i = 0; i < sizeof flag_words / sizeof flag_words[0]; i++)
@@ -1278,6 +1330,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--not-allowed-file")) o->not_allowed_file = v;
         else if (!strcmp(k, "--counters")) o->counters = v;
         else if (!strcmp(k, "--counters-missing")) o->counters_missing = v;
+        else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -1317,8 +1370,15 @@ int main(int argc, char **argv)
     static grade g;
     char err[512];
     if (tl_rubric_load(o.rubric_path, &g.rubric, err, sizeof err) != 0) {
-        fprintf(stderr, "grade: %s\n", err);
-        return 2;
+        if (!o.problem) {
+            fprintf(stderr, "grade: %s\n", err);
+            return 2;
+        }
+        /* Could not grade anyway (an unknown lab): named after the rubric's file. */
+        memset(&g.rubric, 0, sizeof g.rubric);
+        const char *base = strrchr(o.rubric_path, '/') ? strrchr(o.rubric_path, '/') + 1 : o.rubric_path;
+        snprintf(g.rubric.id, sizeof g.rubric.id, "%.*s", (int)strcspn(base, "."), base);
+        snprintf(g.rubric.title, sizeof g.rubric.title, "not a lab of this kit");
     }
     colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     read_device(&g, o.device_json);
@@ -1336,6 +1396,13 @@ int main(int argc, char **argv)
         grade_not_allowed(&g, &o);
     } else if (grade_tests(&g, &o) != 0) {
         g.could_not_grade = 1;
+    } else if (o.measure_status == 2) {   /* TL_EXIT_CANNOT_RUN (common/check.h) */
+        /* The measurement's own failure (a reference kernel, the GPU): the kit's, not the file's. */
+        g.could_not_grade = 1;
+        snprintf(g.problem, sizeof g.problem, "not your file's fault: the measurement could not run (exit %d). "
+                 "It said:\n", o.measure_status);
+        append_file(g.problem, sizeof g.problem, o.tests_log, "measure", 10);
+        appendf(g.problem, sizeof g.problem, "Next: grade again; if it happens again, tell your instructor.\n");
     } else if (g.rubric.nunits) {
         grade_units(&g, &o);
     } else {

@@ -91,3 +91,53 @@ Test(json, errors_name_line_and_column)
     cr_assert_null(tl_json_parse("{\n  \"a\": ?\n}", err, sizeof err));
     cr_assert(strstr(err, "line 2, column 8"), "%s", err);
 }
+
+/* Whether `s` is well-formed UTF-8 (RFC 3629), checked apart from the writer. */
+static int is_utf8(const unsigned char *s)
+{
+    while (*s) {
+        int n = *s < 0x80 ? 1 : (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : (*s & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0)
+            return 0;
+        unsigned cp = n == 1 ? *s : *s & (0x7F >> n);
+        for (int i = 1; i < n; i++) {
+            if ((s[i] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i] & 0x3F);
+        }
+        static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        s += n;
+    }
+    return 1;
+}
+
+/* A Latin-1 comment quoted in a compiler error, and other bytes that are not
+ * UTF-8 (overlong, surrogate, truncated at the end): U+FFFD each, the rest
+ * of the text and the UTF-8 around them kept. */
+Test(json, bytes_that_are_not_utf8_become_replacement_characters)
+{
+    const char *cases[][2] = {
+        {"lab1.cu:3: // caf\xe9 na\xefve", "lab1.cu:3: // caf\xef\xbf\xbd na\xef\xbf\xbdve"},
+        {"\xc0\xaf overlong, \xed\xa0\x80 surrogate", "\xef\xbf\xbd\xef\xbf\xbd overlong, \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate"},
+        {"kept: \xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80, cut: \xe2\x86", "kept: \xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80, cut: \xef\xbf\xbd\xef\xbf\xbd"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text, err[128] = "";
+        size_t len;
+        FILE *f = open_memstream(&text, &len);
+        tl_json_writer w;
+        tl_jw_init(&w, f);
+        tl_jw_object_begin(&w, NULL);
+        tl_jw_string(&w, "output", cases[i][0]);
+        tl_jw_object_end(&w);
+        fclose(f);
+        cr_assert(is_utf8((const unsigned char *)text), "case %zu: the written JSON is not UTF-8:\n%s", i, text);
+        tl_json *v = tl_json_parse(text, err, sizeof err);
+        cr_assert(v, "case %zu: %s", i, err);
+        cr_assert_str_eq(tl_json_string(v, "output", ""), cases[i][1], "case %zu", i);
+        tl_json_free(v);
+        free(text);
+    }
+}

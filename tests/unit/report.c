@@ -152,7 +152,12 @@ Test(report, build_failure_cannot_grade)
     int status = run_report("--build-log tests/fixtures/build-errors.log", &r);
     cr_assert_eq(status, 2);
     cr_assert_eq(tl_json_number(r, "score", -1), 0);
-    cr_assert_eq(tl_json_length(tl_json_get(r, "tests")), 0);
+    const tl_json *tests = tl_json_get(r, "tests");
+    cr_assert_eq(tl_json_length(tests), 1, "one test: the reason it could not grade");
+    cr_assert_str_eq(tl_json_string(tests->child, "name", ""), "could not grade");
+    cr_assert_str_eq(tl_json_string(tests->child, "status", ""), "failed");
+    cr_assert(strstr(tl_json_string(tests->child, "output", ""), "does not compile"));
+    cr_assert(strstr(stdout_text(), "Score: not graded\n"), "%s", stdout_text());
     const char *out = tl_json_string(r, "output", "");
     cr_assert(strstr(out, "does not compile") && strstr(out, "transpose.cu(27): error: expected a ;") == NULL &&
               strstr(out, "transpose.cu(27): error: expected a \";\""), "%s", out);
@@ -493,5 +498,65 @@ Test(report, lab5_clinic_without_sanitizers_is_not_checked)
     cr_assert_eq(tl_json_number(sums, "max_score", -1), 0, "right alone does not make a clinic kernel fixed");
     cr_assert(strstr(tl_json_string(sums, "output", ""), "left out of the maximum"));
     cr_assert_eq(tl_json_number(r, "max_score", -1), 60, "100 - 30 (clinic) - 10 (sanitizers)");
+    tl_json_free(r);
+}
+
+/* The kit's own failures (no GPU, a reference that failed while timed) and a
+ * bad command line could not grade: exit 2, a failing test named "could not
+ * grade", never a score as if the student's kernel had failed. */
+Test(report, a_problem_is_a_could_not_grade_test)
+{
+    tl_json *r;
+    cr_assert_eq(run_report("--quiet --problem 'not your file'\\''s fault: no usable NVIDIA GPU (probe)'", &r), 2);
+    const tl_json *t = test_named(r, "could not grade");
+    cr_assert_str_eq(tl_json_string(t, "status", ""), "failed");
+    cr_assert(strstr(tl_json_string(t, "output", ""), "no usable NVIDIA GPU"));
+    cr_assert(strstr(tl_json_string(r, "output", ""), "Could not grade: not your file's fault: no usable"));
+    cr_assert_eq(tl_json_get(tl_json_get(r, "extra_data"), "graded")->type, TL_JSON_BOOL);
+    cr_assert_str_eq(stdout_text(), "", "--quiet: results.json only");
+    tl_json_free(r);
+}
+
+Test(report, an_unknown_lab_still_gets_results)
+{
+    tl_json *r;
+    cr_assert_eq(run_report_with("grader/rubrics/lab9.rubric", "--problem 'unknown lab lab9'", &r), 2);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "lab", ""), "lab9");
+    cr_assert(strstr(tl_json_string(test_named(r, "could not grade"), "output", ""), "unknown lab lab9"));
+    tl_json_free(r);
+}
+
+Test(report, a_failed_measurement_is_the_kits_failure)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-all-pass.json --measure " OUT "/none.json "
+                            "--measure-status 2", &r);
+    cr_assert_eq(status, 2, "a reference that failed while timed is not the student's lost points");
+    cr_assert(strstr(tl_json_string(test_named(r, "could not grade"), "output", ""), "not your file's fault"));
+    tl_json_free(r);
+}
+
+/* The top-level output names the GPU, the seed, the command that repeats the
+ * run (a path with a space quoted) and the kit's version, also in extra_data. */
+Test(report, output_names_gpu_seed_command_and_version)
+{
+    tl_json *r;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p " OUT " && NO_COLOR=1 build/tools/report --rubric tests/fixtures/lab1.rubric "
+             "--source 'my labs/it'\\''s.cu' --seed 42 --kit-version 0.1.0-7-gabc1234 --results " OUT "/results.json "
+             "--device tests/fixtures/device.json --tests tests/fixtures/tests-all-pass.json "
+             "--measure tests/fixtures/measure-0.3.json > " OUT "/stdout.txt 2>&1");
+    cr_assert(WIFEXITED(system(cmd)));
+    char err[256];
+    r = tl_json_parse_file(OUT "/results.json", err, sizeof err);
+    cr_assert(r, "%s", err);
+    const char *out = tl_json_string(r, "output", "");
+    cr_assert(strstr(out, "GPU: Fixture GPU (sm_90"), "%s", out);
+    cr_assert(strstr(out, "seed: 42\n"), "%s", out);
+    cr_assert(strstr(out, "repeat this run: ./grade lab1 --file 'my labs/it'\\''s.cu' --seed 42\n"), "%s", out);
+    cr_assert(strstr(out, "kit: tilelab 0.1.0-7-gabc1234"), "%s", out);
+    const tl_json *extra = tl_json_get(r, "extra_data");
+    cr_assert_str_eq(tl_json_string(extra, "kit_version", ""), "0.1.0-7-gabc1234");
+    cr_assert_str_eq(tl_json_string(extra, "command", ""), "./grade lab1 --file 'my labs/it'\\''s.cu' --seed 42");
     tl_json_free(r);
 }
