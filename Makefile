@@ -14,34 +14,57 @@ else
 endif
 SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
 
+# The student kit (make dist-student) has no solutions/ and no tests/: its
+# help leaves out what needs them, and the kit's own tests say where they are.
+HAVE_SOLUTIONS := $(wildcard solutions/)
+HAVE_KIT_TESTS := $(wildcard tests/unit/ tests/gpu/ tests/tools/)
+KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit, not with this student kit; to check your lab: make labN, build/labN, ./grade
+
 .PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
+ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make labN SOLUTION=1 the same with the reference solution (instructors)"
+endif
 	@echo "  ./grade [labN]       grade the current lab (./grade --help)"
 	@echo "  ./grade --batch DIR  grade a class, one folder per student, into a gradebook (instructors; --batch --help)"
+ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make dist-student    results/dist/tilelab-student.tar.gz: labs, kit, grader, handouts; no solutions or tests"
 	@echo "  make dist-instructor results/dist/tilelab-instructor.tar.gz: every tracked file"
+endif
+ifneq ($(HAVE_KIT_TESTS),)
 	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+endif
+ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
+else
+	@echo "  make bench           time copy, your kernels and cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
+endif
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
+ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from grader/rubrics/ (after a rubric changed)"
-	@echo "  make deps            fetch Criterion and libseccomp into .deps/ now, without root (else done on first use)"
+endif
+	@echo "  make deps            fetch $(DEPS_NAMES) into .deps/ now, without root (else done on first use)"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
+ifeq ($(HAVE_KIT_TESTS),)
+	@echo "  (the student kit: the solutions, the kit's own tests (make test) and the instructors' targets ship with the instructor kit)"
+endif
 
 # The libraries the README's entry points link (need-* in common/toolchain.mk):
 # fetched into .deps/ on first use, before any rule runs (below).
 LAB_NEEDS := seccomp
 $(foreach l,$(LABS),$(eval NEEDS_$(l) := $(LAB_NEEDS)))
-NEEDS_test := criterion seccomp
-NEEDS_deps := criterion seccomp
+NEEDS_test := $(if $(HAVE_KIT_TESTS),criterion seccomp)
+# The student kit has no Criterion tests: libseccomp alone.
+NEEDS_deps := $(if $(HAVE_KIT_TESTS),criterion) seccomp
+DEPS_NAMES := $(if $(HAVE_KIT_TESTS),Criterion and libseccomp,libseccomp)
 
 # `make lab1`: build the quick check, link build/lab1 to it, remember the lab.
 $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
-	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/)" >&2; exit 2; }; \
+	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/$(if $(SOLUTION),$(if $(HAVE_SOLUTIONS),,; the reference solutions ship with the instructor kit only)))" >&2; exit 2; }; \
 	$(SUBMISSION) LAB=$@ SRC="$$src" check && \
 	out=$$($(SUBMISSION) LAB=$@ SRC="$$src" print-dirs | cut -d' ' -f1) && \
 	ln -sfn "$${out#$(B)/}/check" $(B)/$@ && \
@@ -73,12 +96,14 @@ KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/repo
   $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu))
 kit: need-nvcc need-seccomp $(KIT_SHARED)
 
-# Every lab's skeleton and solution, built exactly as the grader builds them.
-COMPILE_TARGETS := $(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l)))
+# Every lab's skeleton and solution, built exactly as the grader builds them
+# (the student kit has no solutions/: its skeletons only).
+COMPILE_TARGETS := $(filter-out %@,$(foreach l,$(LABS),compile@$(l)@$(call lab_file,labs,$(l)) compile@$(l)@$(call lab_file,solutions,$(l))))
 compile-all: $(COMPILE_TARGETS)
 $(COMPILE_TARGETS): compile@%: need-nvcc kit
 	+@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
+ifneq ($(HAVE_KIT_TESTS),)
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
 	$(B)/tests/unit -j1
@@ -103,6 +128,11 @@ tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 
 test: $(addprefix need-,$(NEEDS_test)) unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory gpu-tests
+else
+# The student kit: one sentence, exit 0 (nothing failed; there is nothing to run).
+test unit-tests tool-tests gpu-tests:
+	@echo "make $@: $(KIT_TESTS_ELSEWHERE)."
+endif
 
 # The grader's static checks: what a file may call and include (inspect),
 # and the structure of the kernels that ran (ptx-structure).
@@ -131,7 +161,7 @@ ifneq ($(DEPS_NOW),)
   endif
 endif
 deps: $(addprefix need-,$(NEEDS_deps))
-	@echo "Criterion and libseccomp are ready (pkg-config finds them, else they are in $(DEPS))."
+	@echo "$(DEPS_NAMES) $(if $(HAVE_KIT_TESTS),are,is) ready (pkg-config finds $(if $(HAVE_KIT_TESTS),them,it), else $(if $(HAVE_KIT_TESTS),they are,it is) in $(DEPS))."
 
 clean:
 	rm -rf $(B)

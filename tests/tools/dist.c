@@ -1,7 +1,10 @@
 /*
  * The distributions (common/dist.mk): `make dist-student` unpacked in a
  * temporary folder must build lab 1 and hold no solution text; `make
- * dist-instructor` must hold exactly the tracked files.
+ * dist-instructor` must hold exactly the tracked files. In the student tree,
+ * `make help` lists no target that needs solutions/ or tests/, and `make test`
+ * (and unit-, tool-, gpu-tests) says in one line that the kit's own tests ship
+ * with the instructor kit, and exits 0.
  *
  * Solution text: the lines of solutions/<lab>/<file>.cu that are not also
  * lines of labs/<lab>/<file>.cu, each searched for as a whole line (grep -rxF)
@@ -190,6 +193,24 @@ Test(dist, student_tarball_builds_lab1_and_runs_help)
     snprintf(cmd, sizeof cmd, "cd '%s' && %s make help > ../../help.txt 2>&1", tree, env);
     cr_assert_eq(tool_sh(cmd), 0, "make help fails in the student tree (%s):\n%s", tree, dist_read("help.txt"));
     cr_assert(strstr(dist_read("help.txt"), "make labN"), "%s", dist_read("help.txt"));
+    /* Its help lists no target that needs solutions/ or tests/ ... */
+    const char *not_listed[] = {"SOLUTION=1", "make dist-instructor", "make test ", "make handout-tables"};
+    for (size_t i = 0; i < sizeof not_listed / sizeof not_listed[0]; i++)
+        cr_assert(!strstr(dist_read("help.txt"), not_listed[i]),
+                  "make help in the student tree lists '%s', which needs the instructor kit:\n%s", not_listed[i],
+                  dist_read("help.txt"));
+    /* ... and the kit's own tests say where they are, exit 0, and fetch nothing (no Criterion). */
+    const char *kit_tests[] = {"test", "unit-tests", "tool-tests", "gpu-tests"};
+    for (size_t i = 0; i < sizeof kit_tests / sizeof kit_tests[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && %s make %s > ../../kit-tests.txt 2>&1", tree, env, kit_tests[i]);
+        cr_assert_eq(tool_sh(cmd), 0, "make %s fails in the student tree (%s):\n%s", kit_tests[i], tree,
+                     dist_read("kit-tests.txt"));
+        cr_assert(strstr(dist_read("kit-tests.txt"), "ship with the instructor kit, not with this student kit"),
+                  "make %s in the student tree does not say where the kit's tests are:\n%s", kit_tests[i],
+                  dist_read("kit-tests.txt"));
+    }
+    cr_assert(!dist_exists(tree, ".deps") && !dist_exists(tree, "build"),
+              "make test in the student tree fetched or built something (%s)", tree);
     snprintf(cmd, sizeof cmd, "cd '%s' && ./grade --help > ../../grade-help.txt 2>&1", tree);
     cr_assert_eq(tool_sh(cmd), 0, "./grade --help fails in the student tree (%s)", tree);
     cr_assert(strstr(dist_read("grade-help.txt"), "usage: ./grade"), "%s", dist_read("grade-help.txt"));
