@@ -117,11 +117,12 @@ gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j4 --verbose
 
 # Host-only tests of the instructor tools (plots, batch grading, dists):
-# Criterion tests in tests/tools/ that run the tools on fixtures.
+# Criterion tests in tests/tools/ that run the tools on fixtures; they read
+# what the tools write with the kit's own JSON reader.
 TOOLS_SRC := $(wildcard tests/tools/*.c)
-$(B)/tests/tools: $(TOOLS_SRC) | need-criterion
+$(B)/tests/tools: $(TOOLS_SRC) common/json.c common/json.h | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) common/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)

@@ -1142,9 +1142,14 @@ static void reproduce_command(const grade *g, const options *o, char *out, size_
         appendf(out, len, " --seed %s", o->seed);
 }
 
+/* Written whole under a temporary name beside it, then renamed: a reader (or
+ * a grade running at the same time) sees the old file or the new one, never
+ * half of one. */
 static void write_results(const grade *g, const options *o)
 {
-    FILE *f = fopen(o->results, "w");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", o->results, (long)getpid());
+    FILE *f = fopen(tmp, "w");
     if (!f) {
         fprintf(stderr, "grade: cannot write %s\n", o->results);
         return;
@@ -1247,8 +1252,10 @@ static void write_results(const grade *g, const options *o)
     }
     tl_jw_object_end(&w);
     tl_jw_object_end(&w);
-    if (fclose(f) != 0)
+    if (fclose(f) != 0 || rename(tmp, o->results) != 0) {
         fprintf(stderr, "grade: error writing %s\n", o->results);
+        remove(tmp);
+    }
 }
 
 /* Columns of the history CSV (documented in README.md, read by plots/). */

@@ -2,13 +2,17 @@
  * ./grade always answers (issue 13): every exit once the output folder is
  * known leaves a fresh results.json (a bad command line, an unknown lab, an
  * unreadable file, Ctrl-C), paths are the caller's, a path or a kit folder
- * with a space builds, and --version names the kit. No GPU needed: each
+ * with a space builds, --version names the kit, and two grades at once
+ * each keep their own run folder (--out DIR: the caller's, as it is). No GPU needed: each
  * grade that gets that far stops at the GPU (CUDA_VISIBLE_DEVICES= hides
  * any), with "no usable NVIDIA GPU", could not grade, exit 2. Each test works
- * in build/tests/grade/<test>/.
+ * in build/tests/grade/<test>/; one that writes results/ of its own works in a
+ * copy of the kit there (kit_copy).
  */
 #include <criterion/criterion.h>
 #include "tool.h"
+#include "json.h"
+#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +48,20 @@ static void expect_could_not_grade(const char *path, const char *reason)
     cr_assert(strstr(text, "\"name\": \"could not grade\""), "%s:\n%s", path, text);
     cr_assert(strstr(text, "\"graded\": false"), "%s:\n%s", path, text);
     cr_assert(strstr(text, reason), "%s does not say '%s':\n%s", path, reason, text);
+}
+
+/* A copy of the kit in WORK/name: the tracked and new files, times kept, and
+ * what is already built, so little is built again. Its results/ starts empty. */
+static void kit_copy(const char *name)
+{
+    char cmd[2048];
+    fresh(name);
+    snprintf(cmd, sizeof cmd,
+             "git ls-files -co --exclude-standard -z | xargs -0 cp -p --parents -t '" WORK "/%s' && "
+             "{ [ ! -d .deps ] || cp -a .deps '" WORK "/%s/'; } && "
+             "for k in build/*/kit; do [ -d \"$k\" ] || continue; mkdir -p '" WORK "/%s/'\"${k%%/kit}\" && "
+             "cp -a \"$k\" '" WORK "/%s/'\"$k\"; done", name, name, name, name);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
 }
 
 Test(grade, a_bad_command_line_still_writes_results)
@@ -140,12 +158,7 @@ Test(grade, a_path_with_a_space_is_graded, .timeout = 900)
  * the GPU. Outside a git checkout of its own, --version reads VERSION. */
 Test(grade, a_kit_folder_with_a_space_works, .timeout = 900)
 {
-    fresh("kit copy");
-    /* The tracked and new files, times kept, and what is already built, so little is built again. */
-    cr_assert_eq(tool_sh("git ls-files -co --exclude-standard -z | xargs -0 cp -p --parents -t '" WORK "/kit copy' && "
-                         "{ [ ! -d .deps ] || cp -a .deps '" WORK "/kit copy/'; } && "
-                         "for k in build/*/kit; do [ -d \"$k\" ] || continue; mkdir -p '" WORK "/kit copy/'\"${k%/kit}\" && "
-                         "cp -a \"$k\" '" WORK "/kit copy/'\"$k\"; done"), 0);
+    kit_copy("kit copy");
     cr_assert_eq(tool_sh("cd '" WORK "/kit copy' && make lab1 > make.log 2>&1"), 0, "make lab1:\n%s",
                  tool_read(WORK "/kit copy/make.log", NULL));
     cr_assert_eq(tool_sh("cd '" WORK "/kit copy' && CUDA_VISIBLE_DEVICES= ./grade lab1 > grade.log 2>&1"), 2,
@@ -171,4 +184,124 @@ Test(grade, version_is_git_describe_in_a_checkout)
     char want[256];
     snprintf(want, sizeof want, "%s", tool_read(WORK "/version/git.txt", NULL));
     cr_assert_str_eq(tool_read(WORK "/version/grade.txt", NULL), want);
+}
+
+
+static int by_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* The run folders in `kit`/results/lab1/runs, sorted by name (by start): their count. */
+static int run_folders(const char *kit, char names[][64], int max)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/results/lab1/runs", kit);
+    DIR *d = opendir(path);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.' && n < max)
+            snprintf(names[n++], 64, "%.63s", e->d_name);
+    if (d)
+        closedir(d);
+    qsort(names, n, 64, by_name);
+    return n;
+}
+
+/* Valid JSON to the kit's own reader; returns its text (tool_read's buffer). */
+static const char *expect_json(const char *path)
+{
+    char err[256];
+    tl_json *v = tl_json_parse_file(path, err, sizeof err);
+    cr_assert(v, "%s is not valid JSON: %s:\n%s", path, err, tool_read(path, NULL));
+    tl_json_free(v);
+    return tool_read(path, NULL);
+}
+
+/* Where `kit`/results/lab1/latest points: "runs/NAME". */
+static const char *latest_run(const char *kit)
+{
+    static char target[256];
+    char path[512];
+    snprintf(path, sizeof path, "%s/results/lab1/latest", kit);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    cr_assert(n > 0, "%s is not a link", path);
+    target[n] = '\0';
+    return target;
+}
+
+/* Two grades at once in one kit, without --out (issue 13): each keeps its own
+ * folder with its logs and results.json; results/lab1/results.json is one of
+ * theirs, whole, and latest points at that run. */
+Test(grade, two_grades_at_once_keep_their_own_runs, .timeout = 900)
+{
+    const char *kit = WORK "/runs";
+    kit_copy("runs");
+    cr_assert_eq(tool_sh("cd " WORK "/runs && export CUDA_VISIBLE_DEVICES= && "
+                         "{ { ./grade lab1 > a.log 2>&1; echo $? > a.status; } & "
+                         "{ ./grade lab1 > b.log 2>&1; echo $? > b.status; } & wait; }"), 0);
+    cr_assert_str_eq(tool_read(WORK "/runs/a.status", NULL), "2\n", "%s", tool_read(WORK "/runs/a.log", NULL));
+    cr_assert_str_eq(tool_read(WORK "/runs/b.status", NULL), "2\n", "%s", tool_read(WORK "/runs/b.log", NULL));
+    char runs[8][64], path[512], own[2][4096];
+    cr_assert_eq(run_folders(kit, runs, 8), 2, "not one folder per grade in %s/results/lab1/runs", kit);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/results/lab1/runs/%.63s/build.log", kit, runs[i]);
+        cr_assert_eq(access(path, R_OK), 0, "no %s", path);
+        /* Its own steps: one start, not the other grade's as well. */
+        snprintf(path, sizeof path, "%s/results/lab1/runs/%.63s/steps.log", kit, runs[i]);
+        const char *steps = tool_read(path, NULL), *start = strstr(steps, " start\n");
+        cr_assert(start && !strstr(start + 1, " start\n"), "%s is not one run's:\n%s", path, steps);
+        snprintf(path, sizeof path, "%s/results/lab1/runs/%.63s/results.json", kit, runs[i]);
+        snprintf(own[i], sizeof own[i], "%s", expect_json(path));
+        expect_could_not_grade(path, "no usable NVIDIA GPU");
+    }
+    snprintf(path, sizeof path, "%s/results/lab1/results.json", kit);
+    const char *stable = expect_json(path);
+    const char *latest = latest_run(kit);
+    int which = !strncmp(latest, "runs/", 5) && !strcmp(latest + 5, runs[1]);
+    cr_assert(!strncmp(latest, "runs/", 5) && !strcmp(latest + 5, runs[which]),
+              "latest -> %s, not runs/%s or runs/%s", latest, runs[0], runs[1]);
+    cr_assert_str_eq(stable, own[which], "results/lab1/results.json is not that of latest, runs/%s", runs[which]);
+}
+
+/* A run keeps the 20 newest run folders: older ones go, unless younger than
+ * an hour (they may still be running). A grade that cannot grade at once
+ * (a bad --seed) still publishes its results.json and latest. */
+Test(grade, old_runs_are_pruned)
+{
+    const char *kit = WORK "/prune";
+    kit_copy("prune");
+    /* 25 runs of two hours ago, 2 of now, all older by name than the new one. */
+    cr_assert_eq(tool_sh("cd " WORK "/prune && mkdir -p results/lab1/runs && cd results/lab1/runs && "
+                         "for i in $(seq 10 34); do mkdir 20200101T0000${i}Z-1 && touch -d '2 hours ago' 20200101T0000${i}Z-1; done && "
+                         "mkdir 20200101T000001Z-2 20200101T000002Z-2"), 0);
+    cr_assert_eq(tool_sh("cd " WORK "/prune && ./grade lab1 --seed abc > grade.log 2>&1"), 2, "%s",
+                 tool_read(WORK "/prune/grade.log", NULL));
+    char runs[32][64];
+    int n = run_folders(kit, runs, 32);
+    /* Kept: the new run, the 19 newest old ones (...16Z to ...34Z), and the two young ones. */
+    cr_assert_eq(n, 22, "%d run folders left, not 22", n);
+    cr_assert_str_eq(runs[0], "20200101T000001Z-2");
+    cr_assert_str_eq(runs[1], "20200101T000002Z-2");
+    cr_assert_str_eq(runs[2], "20200101T000016Z-1");
+    const char *latest = latest_run(kit);
+    cr_assert(!strncmp(latest, "runs/", 5) && !strcmp(latest + 5, runs[n - 1]), "latest -> %s", latest);
+    expect_could_not_grade(WORK "/prune/results/lab1/results.json", "--seed takes a non-negative integer");
+}
+
+/* --out DIR: the caller's folder, used as it is: logs and results.json in
+ * DIR, an earlier run's logs there removed, no run folder, no latest. */
+Test(grade, out_dir_is_used_as_it_is, .timeout = 900)
+{
+    fresh("out");
+    cr_assert_eq(tool_sh("echo stale > " WORK "/out/tests.log"), 0);
+    cr_assert_eq(tool_sh("ls -d results/lab1/runs/* > " WORK "/out.before 2>/dev/null; "
+                         "CUDA_VISIBLE_DEVICES= ./grade lab1 --out " WORK "/out > " WORK "/out.log 2>&1"), 2, "%s",
+                 tool_read(WORK "/out.log", NULL));
+    expect_json(WORK "/out/results.json");
+    expect_could_not_grade(WORK "/out/results.json", "no usable NVIDIA GPU");
+    cr_assert_eq(access(WORK "/out/build.log", R_OK), 0, "no build.log in --out DIR");
+    cr_assert_eq(access(WORK "/out/probe.log", R_OK), 0, "no probe.log in --out DIR");
+    cr_assert_neq(access(WORK "/out/tests.log", F_OK), 0, "an earlier run's tests.log is still in --out DIR");
+    cr_assert_neq(access(WORK "/out/runs", F_OK), 0, "--out DIR got a runs/ folder");
+    cr_assert_neq(access(WORK "/out/latest", F_OK), 0, "--out DIR got a latest link");
+    cr_assert_eq(tool_sh("ls -d results/lab1/runs/* 2>/dev/null | cmp -s - " WORK "/out.before"), 0,
+                 "a grade with --out made a run folder in results/lab1/runs");
 }
