@@ -119,9 +119,9 @@ gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 # Host-only tests of the instructor tools (plots, batch grading, dists):
 # Criterion tests in tests/tools/ that run the tools on fixtures.
 TOOLS_SRC := $(wildcard tests/tools/*.c)
-$(B)/tests/tools: $(TOOLS_SRC) | need-criterion
+$(B)/tests/tools: $(TOOLS_SRC) common/json.c | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) common/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)
