@@ -6,8 +6,8 @@
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# gcc and make (build-essential), pkg-config to find libseccomp, the static
-# libseccomp the sandbox links; zip and unzip are not needed here.
+# gcc and make (build-essential), pkg-config to find libseccomp, and the
+# static libseccomp the sandbox links: stable names on every Ubuntu release.
 apt-get install -y -qq build-essential make pkg-config libseccomp-dev
 
 # The CUDA toolkit (nvcc, compute-sanitizer, ncu) must be in the image: the
