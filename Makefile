@@ -32,6 +32,7 @@ endif
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make dist-student    results/dist/tilelab-student.tar.gz: labs, kit, grader, handouts; no solutions or tests"
 	@echo "  make dist-instructor results/dist/tilelab-instructor.tar.gz: every tracked file"
+	@echo "  make gradescope LAB=labN  results/dist/tilelab-gradescope-labN.zip: an autograder to upload to Gradescope"
 endif
 ifneq ($(HAVE_KIT_TESTS),)
 	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"

@@ -12,7 +12,11 @@
 extern "C" {
 #endif
 
-/* One field; quoted only when it holds a comma, quote, CR or LF. NULL writes an empty field. */
+/* One field; quoted only when it holds a comma, quote, CR or LF. NULL writes an
+ * empty field. A field a spreadsheet would take for a formula (it begins with
+ * = + - @, a tab or a CR, and is not a plain number) gets a leading single
+ * quote first (OWASP, CSV injection): student folder and file names reach the
+ * gradebook and the grade history. */
 void tl_csv_field(FILE *out, const char *field);
 void tl_csv_row(FILE *out, const char *const *fields, int count);
 

@@ -1,4 +1,4 @@
-# dist.mk — `make dist-student` and `make dist-instructor`. Included by the Makefile.
+# dist.mk — `make dist-student`, `make dist-instructor` and `make gradescope LAB=labN`. Included by the Makefile.
 # Each writes results/dist/tilelab-<kind>.tar.gz, which unpacks into one folder,
 # tilelab-<kind>/. Only tracked files ship (git ls-files, as they are in the
 # working tree), so untracked junk never does; outside a git checkout, every
@@ -41,16 +41,44 @@ dist_filter_student = awk -v keep='$(DIST_STUDENT)' -v drop='$(DIST_STUDENT_DROP
 	    if (substr(k[i], length(k[i])) == "/" ? index($$0, k[i]) == 1 : $$0 == k[i]) { print; next } }'
 dist_filter_instructor = cat
 
-.PHONY: dist-student dist-instructor
+# $(call dist_stage,KIND): copies KIND's file set (and its prebuilt objects)
+# into the folder "$$stage", which the caller names. The tarballs and the
+# Gradescope zip (below) share it: the student kit is one list, staged one way.
+dist_stage = { $(dist_files); } | $(dist_filter_$(1)) | while IFS= read -r f; do \
+	  [ -f "$$f" ] || continue; \
+	  mkdir -p "$$stage/$$(dirname "$$f")" && cp -p "$$f" "$$stage/$$f" || exit 1; \
+	done && { $(dist_extra_$(1)); }
+
+.PHONY: dist-student dist-instructor gradescope
 # Staged in a folder of this run's own and renamed into place whole: two runs
 # at once, or one stopped half-way, never leave a mixed tarball.
 dist-student dist-instructor: dist-%:
 	@work=$(B)/dist/$*.$$$$; stage=$$work/tilelab-$*; rm -rf "$$work" && mkdir -p "$$stage" $(DIST) && \
-	{ $(dist_files); } | $(dist_filter_$*) | while IFS= read -r f; do \
-	  [ -f "$$f" ] || continue; \
-	  mkdir -p "$$stage/$$(dirname "$$f")" && cp -p "$$f" "$$stage/$$f" || exit 1; \
-	done && { $(dist_extra_$*); } && \
+	$(call dist_stage,$*) && \
 	tar -cf - -C "$$work" tilelab-$* | gzip -9 > "$$work.tar.gz" && \
 	mv -f "$$work.tar.gz" $(DIST)/tilelab-$*.tar.gz && \
 	echo "$(DIST)/tilelab-$*.tar.gz: $$(find "$$stage" -type f | wc -l | tr -d ' ') files, unpacks into tilelab-$*/"; \
 	status=$$?; rm -rf "$$work" "$$work.tar.gz"; exit $$status
+
+# `make gradescope LAB=labN`: results/dist/tilelab-gradescope-labN.zip, an
+# autograder for Gradescope. At the zip's root: setup.sh and run_autograder
+# (grader/gradescope/), autograder.conf (the lab and the mode), and tilelab/,
+# the student kit as dist-student stages it (hidden tests compiled). Gradescope
+# unpacks it into /autograder/source; handouts/instructors.md walks through it.
+GRADESCOPE_DIR := grader/gradescope
+ZIP_TOOL := $(firstword $(foreach t,zip bsdtar 7z,$(if $(shell command -v $(t) 2>/dev/null),$(t))))
+zip_cmd.zip = zip -q -r -X
+zip_cmd.bsdtar = bsdtar --format zip -cf
+zip_cmd.7z = 7z a -tzip -bd >/dev/null
+gradescope:
+	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "make gradescope: name a lab: make gradescope LAB=labN (labs: $(LABS))" >&2; exit 2 ;; esac
+	@[ -n "$(ZIP_TOOL)" ] || { echo "make gradescope: no zip tool found (zip, bsdtar or 7z); install one: sudo apt-get install zip" >&2; exit 2; }
+	@work=$$(pwd)/$(B)/dist/gradescope-$(LAB).$$$$; root=$$work/zip; stage=$$root/tilelab; \
+	rm -rf "$$work" && mkdir -p "$$stage" $(DIST) && \
+	$(call dist_stage,student) && \
+	cp $(GRADESCOPE_DIR)/setup.sh $(GRADESCOPE_DIR)/run_autograder "$$root/" && chmod 755 "$$root/setup.sh" "$$root/run_autograder" && \
+	sed 's/^lab=.*/lab=$(LAB)/' $(GRADESCOPE_DIR)/autograder.conf > "$$root/autograder.conf" && \
+	(cd "$$root" && $(zip_cmd.$(ZIP_TOOL)) "$$work.zip" setup.sh run_autograder autograder.conf tilelab) && \
+	mv -f "$$work.zip" $(DIST)/tilelab-gradescope-$(LAB).zip && \
+	echo "$(DIST)/tilelab-gradescope-$(LAB).zip: setup.sh, run_autograder, autograder.conf (lab=$(LAB), mode=local) and the student kit in tilelab/ ($$(find "$$stage" -type f | wc -l | tr -d ' ') files); upload it as the assignment's autograder"; \
+	status=$$?; rm -rf "$$work" "$$work.zip"; exit $$status

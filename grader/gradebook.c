@@ -207,6 +207,7 @@ static int write_stub(const char *path, int argc, char **argv)
     tl_jw_number(&w, "max_score", max);
     tl_jw_number(&w, "execution_time", elapsed);
     tl_jw_string(&w, "output", text);
+    tl_jw_string(&w, "output_format", "text");
     tl_jw_string(&w, "visibility", "visible");
     tl_jw_string(&w, "stdout_visibility", "hidden");
     tl_jw_array_begin(&w, "tests");

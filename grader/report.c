@@ -1175,6 +1175,7 @@ static void write_results(const grade *g, const options *o)
             g->device[0] ? g->device : "not known (the GPU was not reached)", o->seed[0] ? o->seed : "none",
             command, o->kit_version ? o->kit_version : "unknown");
     tl_jw_string(&w, "output", text);
+    tl_jw_string(&w, "output_format", "text");   /* plain text, its line breaks kept */
     tl_jw_string(&w, "visibility", "visible");
     tl_jw_string(&w, "stdout_visibility", "hidden");
     tl_jw_array_begin(&w, "tests");

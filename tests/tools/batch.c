@@ -278,3 +278,32 @@ Test(batch, bad_usage_exits_2)
     cr_assert(strstr(help, "student,lab,score,max_score,fraction_of_copy,flags,results"), "the columns are documented");
     batch_done();
 }
+
+/* A student folder named like a formula must not run as one when the
+ * gradebook is opened in a spreadsheet: the cell gets a leading quote. */
+Test(batch, gradebook_cells_never_start_a_formula)
+{
+    batch_fresh("formula");
+    const char *students[] = {"=HYPERLINK(\"x\",\"y\")", "-2+3", "@SUM(A1)", "+1"};
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "MAKEFLAGS= MAKELEVEL= make -s --no-print-directory build/tools/gradebook > %s/make.log 2>&1",
+             batch_dir);
+    cr_assert_eq(system(cmd), 0, "build/tools/gradebook does not build:\n%s", batch_file("make.log"));
+    char args[2048] = "";
+    for (size_t i = 0; i < sizeof students / sizeof students[0]; i++) {
+        const char *dir = batch_at("/out/%s/lab1", students[i]);
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' && printf '{\"score\": 5, \"max_score\": 10}\\n' > '%s/results.json'",
+                 dir, dir);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        size_t n = strlen(args);
+        snprintf(args + n, sizeof args - n, " '%s/results.json'", dir);
+    }
+    snprintf(cmd, sizeof cmd, "build/tools/gradebook --csv %s/book.csv%s", batch_dir, args);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    const char *book = batch_file("book.csv");
+    cr_assert(batch_has_line(book, "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\",lab1,5,10,", 1), "%s", book);
+    cr_assert(batch_has_line(book, "'-2+3,lab1,5,10,", 1), "%s", book);
+    cr_assert(batch_has_line(book, "'@SUM(A1),lab1,5,10,", 1), "%s", book);
+    cr_assert(batch_has_line(book, "+1,lab1,5,10,", 1), "a plain number is data, not a formula:\n%s", book);
+    batch_done();
+}

@@ -41,3 +41,19 @@ Test(csv, header_is_written_once)
     cr_assert_str_eq(read_all(path), "lab,score\nlab1,90\nlab1,100\n");
     unlink(path);
 }
+
+/* A cell a spreadsheet would run as a formula gets a leading quote; numbers,
+ * negative ones included, and plain text stay as they are. */
+Test(csv, formula_cells_are_guarded)
+{
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    const char *row[] = {"=HYPERLINK(\"http://x\")", "+1+2", "-cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "-0.5",
+                         "+3", "1e-3", "-", "alice", "a=b"};
+    tl_csv_row(f, row, 11);
+    fclose(f);
+    cr_assert_str_eq(text, "\"'=HYPERLINK(\"\"http://x\"\")\",'+1+2,'-cmd|' /C calc'!A0,'@SUM(A1),'\tx,-0.5,+3,"
+                           "1e-3,'-,alice,a=b\n", "%s", text);
+    free(text);
+}

@@ -158,6 +158,8 @@ Test(report, build_failure_cannot_grade)
     cr_assert_str_eq(tl_json_string(tests->child, "status", ""), "failed");
     cr_assert(strstr(tl_json_string(tests->child, "output", ""), "does not compile"));
     cr_assert(strstr(stdout_text(), "Score: not graded\n"), "%s", stdout_text());
+    /* Gradescope shows the output as plain text, line breaks kept. */
+    cr_assert_str_eq(tl_json_string(r, "output_format", ""), "text");
     const char *out = tl_json_string(r, "output", "");
     cr_assert(strstr(out, "does not compile") && strstr(out, "transpose.cu(27): error: expected a ;") == NULL &&
               strstr(out, "transpose.cu(27): error: expected a \";\""), "%s", out);
