@@ -35,7 +35,9 @@ static void cluster_up(void)
     cr_assert(mkdtemp(state_dir), "cannot make a state folder under /tmp");
     char cmd[512], out[128];
     snprintf(out, sizeof out, "%s/up.txt", state_dir);
-    snprintf(cmd, sizeof cmd, "sh tests/fixtures/slurm/cluster up %s > %s 2>&1", state_dir, out);
+    /* Ports of its own, so that two checkouts can run this test at once. */
+    snprintf(cmd, sizeof cmd, "TILELAB_SLURM_PORT=%ld sh tests/fixtures/slurm/cluster up %s > %s 2>&1",
+             20000 + (long)getpid() % 5000 * 2, state_dir, out);
     int status = tool_sh(cmd);
     if (status == 3) {
         char why[512];
@@ -107,6 +109,31 @@ Test(slurm, a_class_is_graded_as_one_job_array_then_the_gradebook, .fini = clust
     cr_assert(strstr(out, "gradebook: "), "the gradebook job's output is shown:\n%s", out);
 
     free(out);
+
+    /* TILELAB_SBATCH_ARGS reaches sbatch: a partition the cluster lacks is refused, nothing submitted. */
+    snprintf(cmd, sizeof cmd, "TILELAB_SBATCH_ARGS='--partition=nosuch --time=5' ./grade --batch %s/class --out %s/out "
+             "--lab lab1 --force --slurm > %s/stdout.txt 2>&1", work_dir, work_dir, work_dir);
+    status = tool_sh(cmd);
+    out = strdup(work_file("stdout.txt"));
+    cr_assert_eq(status, 2, "exit 2 expected when sbatch refuses:\n%s", out);
+    cr_assert(strstr(out, "nosuch") && strstr(out, "batch: sbatch refused the grading job array"), "output:\n%s", out);
+    free(out);
+
+    /* --no-wait: the ids and how to follow them; a second batch into the folder waits its turn. */
+    snprintf(cmd, sizeof cmd, "./grade --batch %s/class --out %s/out --lab lab1 --force --slurm --no-wait "
+             "> %s/stdout.txt 2>&1 && ./grade --batch %s/class --out %s/out --lab lab1 --force --slurm "
+             "> %s/again.txt 2>&1", work_dir, work_dir, work_dir, work_dir, work_dir, work_dir);
+    status = tool_sh(cmd);
+    out = strdup(work_file("stdout.txt"));
+    cr_assert(strstr(out, "batch: not waiting. Follow them with: squeue -j "), "--no-wait output:\n%s", out);
+    const char *again = work_file("again.txt");
+    cr_assert(status == 2 && strstr(again, "still queued or running"), "a second batch (exit %d):\n%s", status, again);
+    free(out);
+    snprintf(cmd, sizeof cmd, "for i in $(seq 240); do [ -z \"$(squeue -h -o %%i)\" ] && exit 0; sleep 0.5; done; exit 1");
+    cr_assert_eq(tool_sh(cmd), 0, "the --no-wait jobs did not finish in 2 minutes");
+    book = work_file("out/gradebook.csv");
+    cr_assert_eq(tool_lines(book), 4, "the --no-wait batch's gradebook:\n%s", book);
+
     snprintf(cmd, sizeof cmd, "rm -rf %s", work_dir);   /* passed: the folder goes (a failure keeps it) */
     tool_sh(cmd);
 }
