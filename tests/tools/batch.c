@@ -261,6 +261,7 @@ Test(batch, bad_usage_exits_2)
         " %s/no-such-class",
         " %s/class/dave",            /* no student folders in it */
         " %s/class %s/class",        /* two classes */
+        " %s/class --no-wait",       /* --no-wait is for --slurm */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char args[512], cmd[1024];

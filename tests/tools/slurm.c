@@ -1,0 +1,139 @@
+/*
+ * ./grade --batch --slurm against a real one-node Slurm brought up for the test
+ * (tests/fixtures/slurm/cluster: munged, slurmctld, slurmd, two dummy GPUs,
+ * all state in a folder under /tmp), on a class of three students handed the
+ * lab 1 skeleton. Pinned: one array task per submission, each given a GPU
+ * (--gres=gpu:1), each writing its results.json into the batch's folder for
+ * it, and the gradebook job after them listing the three students. Real
+ * ./grade runs in the tasks: without a GPU each submission ends "could not
+ * grade" with the reason, and that is enough here. Skipped, with the reason,
+ * where the daemons cannot run (not root, Slurm or munge not installed).
+ */
+#include <criterion/criterion.h>
+#include "tool.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char state_dir[64];   /* the cluster's: config, spool, logs, pid files */
+static char work_dir[128];   /* the test's: the class and the batch's output */
+
+static void cluster_down(void)
+{
+    if (!state_dir[0])
+        return;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "sh tests/fixtures/slurm/cluster down %s; rm -rf %s", state_dir, state_dir);
+    tool_sh(cmd);
+}
+
+/* Starts the cluster and points the Slurm commands at it; skips the test when it cannot run here. */
+static void cluster_up(void)
+{
+    snprintf(state_dir, sizeof state_dir, "/tmp/tilelab-slurm.XXXXXX");
+    cr_assert(mkdtemp(state_dir), "cannot make a state folder under /tmp");
+    char cmd[512], out[128];
+    snprintf(out, sizeof out, "%s/up.txt", state_dir);
+    /* Ports of its own, so that two checkouts can run this test at once. */
+    snprintf(cmd, sizeof cmd, "TILELAB_SLURM_PORT=%ld sh tests/fixtures/slurm/cluster up %s > %s 2>&1",
+             20000 + (long)getpid() % 5000 * 2, state_dir, out);
+    int status = tool_sh(cmd);
+    if (status == 3) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", tool_read(out, NULL));
+        why[strcspn(why, "\n")] = '\0';
+        cluster_down();
+        cr_skip_test("no Slurm here: %s", why);
+    }
+    cr_assert_eq(status, 0, "the one-node Slurm did not come up:\n%s", tool_read(out, NULL));
+    snprintf(cmd, sizeof cmd, "%s/slurm.conf", state_dir);
+    setenv("SLURM_CONF", cmd, 1);
+}
+
+/* A file of the test's folder, whole (empty when missing). */
+static const char *work_file(const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", work_dir, file);
+    return tool_read(path, NULL);
+}
+
+Test(slurm, a_class_is_graded_as_one_job_array_then_the_gradebook, .fini = cluster_down, .timeout = 600)
+{
+    cluster_up();
+    snprintf(work_dir, sizeof work_dir, "build/tests/slurm.%ld", (long)getpid());
+    const char *students[] = {"ann", "ben", "cid"};
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/class", work_dir, work_dir);
+    cr_assert_eq(tool_sh(cmd), 0);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "mkdir %s/class/%s && cp labs/lab1-naive-transpose/transpose.cu %s/class/%s/lab1.cu",
+                 work_dir, students[i], work_dir, students[i]);
+        cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+    }
+
+    snprintf(cmd, sizeof cmd, "TILELAB_SLURM_POLL=1 ./grade --batch %s/class --out %s/out --lab lab1 --seed 5 --slurm "
+             "> %s/stdout.txt 2>&1", work_dir, work_dir, work_dir);
+    int status = tool_sh(cmd);
+    char *out = strdup(work_file("stdout.txt"));   /* work_file's buffer is reused below */
+    cr_assert_eq(status, 0, "the Slurm batch exited %d:\n%s", status, out);
+    cr_assert(strstr(out, "batch: submitted Slurm job array "), "batch output:\n%s", out);
+    cr_assert(strstr(out, "batch: Slurm: 0 pending, 0 running, 3 of 3 finished\n"), "batch output:\n%s", out);
+
+    /* One task per submission, each with a GPU of its own, each graded into its folder. */
+    for (int task = 1; task <= 4; task++) {
+        char file[64];
+        snprintf(file, sizeof file, "out/.slurm/task-%d.out", task);
+        const char *log = work_file(file);
+        if (task == 4) {
+            cr_assert_eq(log[0], '\0', "three submissions, three tasks; a fourth wrote:\n%s", log);
+            break;
+        }
+        cr_assert(strstr(log, " lab1 on ") && strstr(log, " with 1 GPU "), "task %d's log:\n%s", task, log);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        char file[64];
+        snprintf(file, sizeof file, "out/%s/lab1/results.json", students[i]);
+        const char *json = work_file(file);
+        cr_assert(strstr(json, "\"max_score\""), "%s's results.json:\n%s", students[i], json);
+    }
+
+    const char *book = work_file("out/gradebook.csv");
+    cr_assert_eq(tool_lines(book), 4, "a header and a row per student:\n%s", book);
+    for (size_t i = 0; i < 3; i++) {
+        char row[32];
+        snprintf(row, sizeof row, "\n%s,lab1,", students[i]);
+        cr_assert(strstr(book, row), "no row for %s:\n%s", students[i], book);
+    }
+    cr_assert(strstr(out, "gradebook: "), "the gradebook job's output is shown:\n%s", out);
+
+    free(out);
+
+    /* TILELAB_SBATCH_ARGS reaches sbatch: a partition the cluster lacks is refused, nothing submitted. */
+    snprintf(cmd, sizeof cmd, "TILELAB_SBATCH_ARGS='--partition=nosuch --time=5' ./grade --batch %s/class --out %s/out "
+             "--lab lab1 --force --slurm > %s/stdout.txt 2>&1", work_dir, work_dir, work_dir);
+    status = tool_sh(cmd);
+    out = strdup(work_file("stdout.txt"));
+    cr_assert_eq(status, 2, "exit 2 expected when sbatch refuses:\n%s", out);
+    cr_assert(strstr(out, "nosuch") && strstr(out, "batch: sbatch refused the grading job array"), "output:\n%s", out);
+    free(out);
+
+    /* --no-wait: the ids and how to follow them; a second batch into the folder waits its turn. */
+    snprintf(cmd, sizeof cmd, "./grade --batch %s/class --out %s/out --lab lab1 --force --slurm --no-wait "
+             "> %s/stdout.txt 2>&1 && ./grade --batch %s/class --out %s/out --lab lab1 --force --slurm "
+             "> %s/again.txt 2>&1", work_dir, work_dir, work_dir, work_dir, work_dir, work_dir);
+    status = tool_sh(cmd);
+    out = strdup(work_file("stdout.txt"));
+    cr_assert(strstr(out, "batch: not waiting. Follow them with: squeue -j "), "--no-wait output:\n%s", out);
+    const char *again = work_file("again.txt");
+    cr_assert(status == 2 && strstr(again, "still queued or running"), "a second batch (exit %d):\n%s", status, again);
+    free(out);
+    snprintf(cmd, sizeof cmd, "for i in $(seq 240); do [ -z \"$(squeue -h -o %%i)\" ] && exit 0; sleep 0.5; done; exit 1");
+    cr_assert_eq(tool_sh(cmd), 0, "the --no-wait jobs did not finish in 2 minutes");
+    book = work_file("out/gradebook.csv");
+    cr_assert_eq(tool_lines(book), 4, "the --no-wait batch's gradebook:\n%s", book);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s", work_dir);   /* passed: the folder goes (a failure keeps it) */
+    tool_sh(cmd);
+}
