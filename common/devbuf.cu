@@ -42,18 +42,16 @@ static chunk chunks[MAX_CHUNKS];
 static uint32_t *chunk_take(size_t bytes)
 {
     bytes = (bytes + ALIGN - 1) / ALIGN * ALIGN;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < MAX_CHUNKS && chunks[i].base; i++) {
-            chunk *c = &chunks[i];
-            if (pass == 1 && c->live == 0)
-                c->used = 0;   /* every buffer in it freed: start over */
-            if (c->size - c->used >= bytes) {
-                uint32_t *p = (uint32_t *)(c->base + c->used);
-                c->used += bytes;
-                c->live++;
-                return p;
-            }
+    /* A chunk whose buffers are all freed starts over (tl_devbuf_free). */
+    for (int i = 0; i < MAX_CHUNKS && chunks[i].base; i++) {
+        chunk *c = &chunks[i];
+        if (c->size - c->used >= bytes) {
+            uint32_t *p = (uint32_t *)(c->base + c->used);
+            c->used += bytes;
+            c->live++;
+            return p;
         }
+    }
     int i = 0;
     while (i < MAX_CHUNKS && chunks[i].base)
         i++;

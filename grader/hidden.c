@@ -90,11 +90,11 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static void finish_slot(test_slot *s, int passed, const char *fmt, const char *text)
+static void finish_slot(test_slot *s, int passed, const char *text)
 {
     s->passed = passed;
     s->seconds = now() - s->started;
-    snprintf(s->message, sizeof s->message, fmt, text);
+    snprintf(s->message, sizeof s->message, "%s", text);
     __atomic_store_n(&s->state, DONE, __ATOMIC_RELEASE);
 }
 
@@ -103,7 +103,7 @@ static void finish_slot(test_slot *s, int passed, const char *fmt, const char *t
 static void judge_cuda_failed(const char *message)
 {
     if (current && __atomic_load_n(&current->state, __ATOMIC_ACQUIRE) == RUNNING)
-        finish_slot(current, 0, "%s", message);
+        finish_slot(current, 0, message);
     exit(3);
 }
 
@@ -119,7 +119,7 @@ static void judge_main(void)
         current->started = now();
         __atomic_store_n(&current->state, RUNNING, __ATOMIC_RELEASE);
         tl_case_result r = tests[i].run();
-        finish_slot(current, r.verdict == TL_CASE_PASS, "%s", r.message);
+        finish_slot(current, r.verdict == TL_CASE_PASS, r.message);
         current = NULL;
     }
     exit(tl_workers_finish(0));
@@ -173,7 +173,7 @@ static void judge_gone(pid_t pid, int status, const char *why)
                  "your file's fault; grade again, and tell your instructor if it persists", WEXITSTATUS(status));
     for (int i = 0; i < ntests; i++)
         if (table->slot[i].judge == pid && __atomic_load_n(&table->slot[i].state, __ATOMIC_ACQUIRE) == RUNNING)
-            finish_slot(&table->slot[i], 0, "%s", text);
+            finish_slot(&table->slot[i], 0, text);
 }
 
 static void stop_judge(int at, const char *why)
