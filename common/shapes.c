@@ -19,6 +19,13 @@ tl_shape tl_random_shape(uint64_t seed, int k, int max_side)
     return s;
 }
 
+tl_shape tl_round_up_shape(tl_shape s, int multiple)
+{
+    s.rows = (s.rows + multiple - 1) / multiple * multiple;
+    s.cols = (s.cols + multiple - 1) / multiple * multiple;
+    return s;
+}
+
 int tl_parse_shape(const char *text, tl_shape *out)
 {
     int r, c;

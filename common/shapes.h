@@ -17,6 +17,9 @@ typedef struct { int rows, cols; } tl_shape;
  * log-uniform in [1, max_side], so thin, tiny and large shapes all occur. */
 tl_shape tl_random_shape(uint64_t seed, int k, int max_side);
 
+/* Each side rounded up to a multiple of `multiple` (lab 6: rows that start on 16-byte boundaries). */
+tl_shape tl_round_up_shape(tl_shape s, int multiple);
+
 /* The hidden tests' random shapes per suite, and their largest side (the
  * report names each test's shape from the seed with the same numbers). */
 enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };

@@ -27,7 +27,7 @@ ifeq ($(KIND),)
 endif
 
 # The kit workers a kind's measurement compares with.
-KIT_WORKERS_transpose := copy
+KIT_WORKERS_transpose := copy cublas_geam
 KIT_WORKERS_supersteps := copy naive
 KIT_WORKERS_matmul := naive cublas
 JUDGES := $(KIT)/judge/tests-$(KIND) $(KIT)/judge/measure-$(KIND) $(KIT)/judge/check-$(KIND) \

@@ -304,8 +304,9 @@ static int write_report(const char *path)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: tests-KIND [-jN] [--json=PATH] [--timeout SECONDS] [--list] [-q]\n"
-                 "  The hidden tests of a lab kind, against TILELAB_WORKER (./grade sets it up).\n");
+    fprintf(out, "usage: tests-KIND [-jN] [--json=PATH] [--timeout SECONDS] [--list] [-q] [--suite NAME]...\n"
+                 "  The hidden tests of a lab kind, against TILELAB_WORKER (./grade sets it up).\n"
+                 "  --suite NAME: only that suite's tests (repeatable); default every suite.\n");
 }
 
 int main(int argc, char **argv)
@@ -313,6 +314,8 @@ int main(int argc, char **argv)
     int jobs = 4, list = 0;
     double timeout_s = 60;
     const char *json = NULL;
+    const char *suites[16];
+    int nsuites = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strncmp(a, "-j", 2) && a[2])
@@ -323,6 +326,8 @@ int main(int argc, char **argv)
             json = argv[++i];
         else if (!strcmp(a, "--timeout") && i + 1 < argc)
             timeout_s = atof(argv[++i]);
+        else if (!strcmp(a, "--suite") && i + 1 < argc && nsuites < 16)
+            suites[nsuites++] = argv[++i];
         else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "-q"))
@@ -341,6 +346,20 @@ int main(int argc, char **argv)
         jobs = MAX_JUDGES;
     if (timeout_s <= 0)
         timeout_s = 60;
+    if (nsuites > 0) {   /* only the suites the rubric names (hidden_suites) */
+        int kept = 0;
+        for (int i = 0; i < ntests; i++)
+            for (int s = 0; s < nsuites; s++)
+                if (!strcmp(tests[i].suite, suites[s])) {
+                    tests[kept++] = tests[i];
+                    break;
+                }
+        if (kept == 0) {
+            fprintf(stderr, "tests: no test in the suites named by --suite\n");
+            return 2;
+        }
+        ntests = kept;
+    }
     qsort(tests, (size_t)ntests, sizeof tests[0], by_suite_then_name);
     if (list) {
         for (int i = 0; i < ntests; i++)

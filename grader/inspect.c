@@ -138,7 +138,8 @@ static const struct refusal {
      "remove it: a lab file only launches its kernels"},
     {"pthread_* thrd_* _ZNSt6thread*", "starts or manages threads", "remove it: a lab file only launches its kernels"},
     {"exit _exit _Exit abort quick_exit", "ends the process, so the grader would lose the test's result",
-     "return from the launch function instead"},
+     "return from the launch function instead (a __device__ function that is not inline gets a host copy from "
+     "nvcc that calls exit: declare helpers __device__ __forceinline__)"},
     {"atexit at_quick_exit on_exit __cxa_atexit __cxa_thread_atexit*",
      "registers code that runs when the program ends, outside the launch function (a destructor of a "
      "global or static object does this too)",

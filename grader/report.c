@@ -151,7 +151,7 @@ static const char *build_failure_hint(const char *log_path, const char *lab)
 
 /* ---- hidden tests ------------------------------------------------------ */
 
-/* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)". */
+/* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)"; "v21_random4_1" -> "random4_1 (420x2052)". */
 static void display_name(const char *test, const char *seed, int matmul, const char *unit, char *out, size_t len,
                          tl_shape *shape)
 {
@@ -177,6 +177,11 @@ static void display_name(const char *test, const char *seed, int matmul, const c
     }
     if (sscanf(rest, "random_%d", &k) == 1) {
         *shape = tl_random_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MAX_SIDE);
+        snprintf(out, len, "%s (%dx%d)", rest, shape->rows, shape->cols);
+        return;
+    }
+    if (sscanf(rest, "random4_%d", &k) == 1) {   /* lab 6: sides rounded up to multiples of 4 */
+        *shape = tl_round_up_shape(tl_random_shape(strtoull(seed, NULL, 10), k, TL_RANDOM_MAX_SIDE), 4);
         snprintf(out, len, "%s (%dx%d)", rest, shape->rows, shape->cols);
         return;
     }
@@ -676,6 +681,20 @@ static int counter_row(char *out, const char *what, double yours, double ideal, 
     return off;
 }
 
+/* The same where more is better: off below `floor` (lab 6's 128-bit accesses). */
+static int counter_row_at_least(char *out, const char *what, double yours, double ideal, double floor)
+{
+    int off = yours < floor;
+    appendf(out, OUTPUT_LEN, "  %-34s %8.2f %8.0f%s\n", what, yours, ideal, off ? "   <- off" : "");
+    return off;
+}
+
+/* What a coalesced warp's sectors per request say of its accesses' width. */
+static const char *access_width(double sectors)
+{
+    return sectors >= 12 ? "128-bit (float4)" : sectors >= 6 ? "64-bit (float2)" : "32-bit (float)";
+}
+
 /* Bank conflicts per shared request and sectors per global request, shown to
  * every lab that names counters_shape; lab 3 scores the conflicts. The
  * counters count work, not time: no noise, no margin for a busy GPU. */
@@ -685,13 +704,17 @@ static void grade_counters(grade *g, const options *o, int all_passed)
     if (!r->counters_shape[0])
         return;
     char name[128];
-    if (r->bank_conflict_points > 0)
+    int vector = r->vector_points > 0;
+    if (vector)
+        snprintf(name, sizeof name, "128-bit global loads and stores (ncu)");
+    else if (r->bank_conflict_points > 0)
         snprintf(name, sizeof name, "bank conflicts: near zero (ncu)");
     else
         snprintf(name, sizeof name, "hardware counters (ncu; for your information)");
-    graded_test *t = add_item(g, name, r->bank_conflict_points);
+    double points = r->bank_conflict_points + r->vector_points;
+    graded_test *t = add_item(g, name, points);
     if (!all_passed) {
-        t->passed = r->bank_conflict_points <= 0;
+        t->passed = points <= 0;
         appendf(t->output, OUTPUT_LEN, "not read: counters are read only when every correctness test passes.\n");
         return;
     }
@@ -701,7 +724,7 @@ static void grade_counters(grade *g, const options *o, int all_passed)
         t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
         t->passed = 1;
         appendf(t->output, OUTPUT_LEN, "not checked: %s.%s\n", o->counters_missing ? o->counters_missing
-                : o->counters ? err : "ncu did not run", r->bank_conflict_points > 0
+                : o->counters ? err : "ncu did not run", points > 0
                 ? " These points are left out of the maximum." : "");
         return;
     }
@@ -721,8 +744,14 @@ static void grade_counters(grade *g, const options *o, int all_passed)
             r->counters_shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
     int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
-    int ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
-    int st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
+    int ld_s, st_s;
+    if (vector) {   /* a warp of float4 accesses moves 512 bytes: 16 sectors per request */
+        ld_s = counter_row_at_least(t->output, "global loads: sectors/request", ld_sectors, 16, r->vector_min_sectors);
+        st_s = counter_row_at_least(t->output, "global stores: sectors/request", st_sectors, 16, r->vector_min_sectors);
+    } else {
+        ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
+        st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
+    }
     tl_mm_shape mm;
     if (is_matmul(r) && tl_parse_mm_shape(r->counters_shape, &mm) == 0 && c.global_ld_sectors + c.global_st_sectors > 0)
         /* Per byte the SMs asked of the memory system (sectors of 32 bytes, L1 hits included):
@@ -732,17 +761,35 @@ static void grade_counters(grade *g, const options *o, int all_passed)
                 (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
-    if (ld_s)
+    if (vector && (ld_s || st_s)) {
+        double worst = ld_s && st_s ? fmin(ld_sectors, st_sectors) : ld_s ? ld_sectors : st_sectors;
+        appendf(t->output, OUTPUT_LEN, "Hint: your %s%s%s touch %.1f sectors per request: %s accesses, where "
+                "float4 gives 16 (a warp of float4s moves 512 bytes). Load and store whole 4 x 4 blocks as four "
+                "float4 rows (handout lab 6: Vectors cut requests).\n", ld_s ? "loads" : "",
+                ld_s && st_s ? " and " : "", st_s ? "stores" : "", worst, access_width(worst));
+    } else if (ld_s)
         appendf(t->output, OUTPUT_LEN, "Hint: loads touch %.0f sectors per request: your reads are not coalesced "
                 "(a warp reading 32 neighbouring floats needs 4).\n", ld_sectors);
-    if (st_s)
+    if (st_s && !vector)
         appendf(t->output, OUTPUT_LEN, "Hint: stores touch %.0f sectors per request: your writes are not "
                 "coalesced; consecutive threads should write consecutive addresses (lab 2's tile does it).\n",
                 st_sectors);
-    if (ld_c || st_c)
+    if ((ld_c || st_c) && vector)   /* float4 rows padded by one float lose their 16-byte alignment */
+        appendf(t->output, OUTPUT_LEN, "Hint: each shared %s waits %.1f extra bank passes. A tile of float4s cannot "
+                "be padded by one float; swizzle its columns instead (handout lab 6: Banks and float4). No points "
+                "depend on it.\n", ld_c ? "load" : "store", ld_c ? ld_conflicts : st_conflicts);
+    else if (ld_c || st_c)
         appendf(t->output, OUTPUT_LEN, "Hint: each shared %s waits %.1f extra bank passes: threads of a warp hit "
                 "the same bank. A column of a [32][32] tile lies in one bank; pad it to [32][33] (handout lab 3: "
                 "The padding fix).\n", ld_c ? "load" : "store", ld_c ? ld_conflicts : st_conflicts);
+    if (vector) {
+        t->passed = !ld_s && !st_s;
+        t->score = t->passed ? t->max_score : 0;
+        if (!t->passed)
+            appendf(t->output, OUTPUT_LEN, "The points need at least %g sectors per request on loads and on "
+                    "stores, at %s (the vector path).\n", r->vector_min_sectors, r->counters_shape);
+        return;
+    }
     if (r->bank_conflict_points > 0) {
         t->passed = all_conflicts <= r->bank_conflicts_max;
         t->score = t->passed ? t->max_score : 0;
@@ -779,6 +826,23 @@ static void report_baseline(graded_test *t, const tl_json *m, const tl_rubric *r
     appendf(t->output, OUTPUT_LEN, "against your %s (%s), same run: %.1f GB/s = %.3f of copy; yours is "
             "%.2fx faster\n", r->baseline, source, base_gbps, tl_json_number(bench, "fraction_of_copy", 0),
             tl_json_number(b, "speedup", 0));
+}
+
+/* Lab 6 against the library (rubric library: cuBLAS Sgeam), timed in the same rounds; no points. */
+static void report_library(graded_test *t, const tl_json *m, const tl_rubric *r)
+{
+    if (!r->library[0])
+        return;
+    const tl_json *l = tl_json_get(m, "library");
+    if (!l || !tl_json_number(l, "verified", 0)) {
+        appendf(t->output, OUTPUT_LEN, "against %s: not compared (%s; not your file's fault).\n", r->library_title,
+                l ? tl_json_string(l, "verification", "?") : tl_json_string(m, "library_skipped", "no measurement"));
+        return;
+    }
+    double speedup = tl_json_number(l, "speedup", 0);
+    appendf(t->output, OUTPUT_LEN, "against %s, same run: %.1f GB/s = %.3f of copy; yours is %.2fx its speed "
+            "(%s)\n", r->library_title, tl_json_number(l, "work_gbps", 0), tl_json_number(l, "fraction_of_copy", 0),
+            speedup, speedup >= 1 ? "faster" : "slower");
 }
 
 /* The transpose labs: bandwidth against the copy of the same bytes. */
@@ -889,6 +953,7 @@ static void grade_performance(grade *g, const options *o, int all_passed)
         g->measured = 1;
         if (!r->speedup_unit[0])   /* lab 5 compares its baseline in the speed item */
             report_baseline(t, m, r);
+        report_library(t, m, r);
         t->score = tl_rubric_perf_points(r, g->fraction);
         if (t->score < t->max_score && r->perf_next[0])
             appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->perf_next);

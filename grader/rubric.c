@@ -27,6 +27,8 @@ static const struct field {
     TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),
     NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
     TEXT_FIELD(double_buffered_unit, 1),
+    TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_min_sectors, 1),
+    TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -186,6 +188,14 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
         snprintf(err, errlen, "%s: bank_conflict_points needs counters_shape (the shape ncu profiles)", path);
         status = -1;
     }
+    if (status == 0 && r->vector_points > 0 && !(r->counters_shape[0] && r->vector_min_sectors > 0)) {
+        snprintf(err, errlen, "%s: vector_points need counters_shape and vector_min_sectors", path);
+        status = -1;
+    }
+    if (status == 0 && !r->library[0] != !r->library_title[0]) {
+        snprintf(err, errlen, "%s: library and library_title go together", path);
+        status = -1;
+    }
     if (status == 0 && !(r->perf_low < r->perf_high)) {
         snprintf(err, errlen, "%s: perf_low must be below perf_high", path);
         status = -1;
@@ -196,7 +206,8 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
 double tl_rubric_max_points(const tl_rubric *r)
 {
     return r->correctness_points + r->performance_points + r->memcheck_points + r->racecheck_points +
-           r->structure_points + r->bank_conflict_points + r->synccheck_points + r->speedup_points;
+           r->structure_points + r->bank_conflict_points + r->synccheck_points + r->speedup_points +
+           r->vector_points;
 }
 
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)

@@ -60,6 +60,11 @@ typedef struct {
     char baseline_dirs[64];       /* where ./grade looks for it before labs/: "solutions" */
     char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
     double synccheck_points;      /* compute-sanitizer synccheck clean (barriers every thread reaches) */
+    char hidden_suites[64];       /* the hidden-test suites this lab runs: "transpose vector" (default: all of its kind) */
+    double vector_points;         /* global loads and stores at least ... */
+    double vector_min_sectors;    /* ... this many sectors per request (16 = 128-bit; counters_shape needed) */
+    char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
+    char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;

@@ -17,6 +17,10 @@
  *
  *   measure --json FILE --copy-worker PATH [--side N]
  *           [--baseline-worker PATH --baseline-source NAME | --baseline-skipped WHY]
+ *           [--library-worker PATH --library-source NAME]
+ *
+ * The library (lab 6: cuBLAS Sgeam) is a kit worker timed in the same
+ * interleaved rounds, for the report's comparison line; it scores nothing.
  *
  * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed (never on a
  * command line, where any process can read it).
@@ -49,8 +53,8 @@ typedef struct {
     int rows, cols, slots;
     double bytes, floor_ms, event_copy_gbps;
     int noisy;
-    tl_timed_transpose *yours, *copy, *baseline;
-    const char *baseline_source, *baseline_skipped;
+    tl_timed_transpose *yours, *copy, *baseline, *library;
+    const char *baseline_source, *baseline_skipped, *library_source, *library_skipped;
 } measurement;
 
 static int write_json(const char *path, const measurement *m)
@@ -100,6 +104,21 @@ static int write_json(const char *path, const measurement *m)
         tl_jw_object_end(&w);
         tl_jw_object_end(&w);
     }
+    if (m->library_skipped) {
+        tl_jw_string(&w, "library_skipped", m->library_skipped);
+    } else if (m->library) {
+        const tl_timed_transpose *l = m->library;
+        tl_jw_object_begin(&w, "library");
+        tl_jw_string(&w, "source", m->library_source);
+        tl_jw_bool(&w, "verified", !l->timed.failed);
+        tl_jw_string(&w, "verification", l->timed.failed ? l->timed.verification : "every timed call checked: right");
+        /* Yours over the library's speed: above 1, yours is faster. */
+        tl_jw_number(&w, "speedup", y->timed.stats.median > 0 ? l->timed.stats.median / y->timed.stats.median : 0);
+        tl_jw_number(&w, "work_gbps", tl_gbps(m->bytes, l->timed.stats.median));
+        tl_jw_number(&w, "fraction_of_copy", l->timed.stats.median > 0 ? m->copy->timed.stats.median / l->timed.stats.median : 0);
+        write_timed(&w, "work", l, m->bytes);
+        tl_jw_object_end(&w);
+    }
     tl_jw_object_end(&w);
     return fclose(f);
 }
@@ -113,10 +132,11 @@ static void baseline_launch(const float *in, float *out, int rows, int cols)
 
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL, *copy_path = NULL, *baseline_path = NULL;
+    const char *json_path = NULL, *copy_path = NULL, *baseline_path = NULL, *library_path = NULL;
     measurement m;
     memset(&m, 0, sizeof m);
     m.baseline_source = "the baseline";
+    m.library_source = "the library";
     int side = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
@@ -125,10 +145,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--baseline-worker")) baseline_path = argv[i + 1];
         else if (!strcmp(argv[i], "--baseline-source")) m.baseline_source = argv[i + 1];
         else if (!strcmp(argv[i], "--baseline-skipped")) m.baseline_skipped = argv[i + 1];
+        else if (!strcmp(argv[i], "--library-worker")) library_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--library-source")) m.library_source = argv[i + 1];
     }
     if (!json_path || !copy_path || !tl_student_worker()) {
         fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE --copy-worker PATH [--side N] "
-                "[--baseline-worker PATH --baseline-source NAME]\n", argv[0]);
+                "[--baseline-worker PATH --baseline-source NAME] [--library-worker PATH --library-source NAME]\n", argv[0]);
         return TL_EXIT_CANNOT_RUN;
     }
     const char *seed_text = getenv("TILELAB_SEED");
@@ -154,11 +176,12 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMalloc((void **)&in, stride * m.slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&out, stride * m.slots * sizeof(float)));
 
-    tl_timed_transpose yours, copy, base;
+    tl_timed_transpose yours, copy, base, lib;
     tl_timed_transpose_init(&yours, "your kernel", tl_student_worker(), in, out, m.rows, m.cols, m.slots, 1, secret);
     tl_timed_transpose_init(&copy, "the copy", tl_worker_new(copy_path, "the kit's copy"), in, out, m.rows, m.cols,
                             m.slots, 0, secret + 1);
     tl_timed_transpose_init(&base, "the baseline", NULL, in, out, m.rows, m.cols, m.slots, 1, secret + 2);
+    tl_timed_transpose_init(&lib, "the library", NULL, in, out, m.rows, m.cols, m.slots, 1, secret + 3);
     m.yours = &yours;
     m.copy = &copy;
 
@@ -179,7 +202,7 @@ int main(int argc, char **argv)
     }
     yours.timed.calls = 0;
 
-    tl_bench_work works[3] = {tl_timed_transpose_work(&yours), tl_timed_transpose_work(&copy)};
+    tl_bench_work works[4] = {tl_timed_transpose_work(&yours), tl_timed_transpose_work(&copy)};
     int nworks = 2;
     if (baseline_path && !m.baseline_skipped) {
         baseline_worker = tl_worker_new(baseline_path, "your baseline file");
@@ -195,12 +218,21 @@ int main(int argc, char **argv)
             works[nworks++] = tl_timed_transpose_work(&base);
         }
     }
-    tl_stats stats[3];
+    int library_index = -1;
+    if (library_path) {
+        lib.timed.worker = tl_worker_new(library_path, m.library_source);
+        m.library = &lib;
+        library_index = nworks;
+        works[nworks++] = tl_timed_transpose_work(&lib);
+    }
+    tl_stats stats[4];
     m.noisy = tl_bench_interleaved(works, nworks, &TL_BENCH_GRADE, stats);
     yours.timed.stats = stats[0];
     copy.timed.stats = stats[1];
     if (m.baseline)
         base.timed.stats = stats[2];
+    if (m.library)
+        lib.timed.stats = stats[library_index];
     /* A reference that failed (its worker stopped, was stopped, or lied) has
      * no time to compare with: the kit cannot grade this run. */
     if (copy.timed.failed) {
@@ -215,6 +247,11 @@ int main(int argc, char **argv)
         snprintf(why, sizeof why, "%s failed while timed: %s", m.baseline_source, base.timed.verification);
         m.baseline_skipped = why;
     }
+    if (m.library && lib.timed.failed) {   /* the kit's worker, not yours: no comparison, nothing lost */
+        static char why[1200];
+        snprintf(why, sizeof why, "%s failed while timed: %s", m.library_source, lib.timed.verification);
+        m.library_skipped = why;
+    }
 
     printf("  %dx%d: %.1f GB/s, copy %.1f GB/s (same path), %.3f of copy, noise %.2f %% (%d samples of %d "
            "launches)\n", m.rows, m.cols, tl_gbps(m.bytes, yours.timed.stats.median), tl_gbps(m.bytes, copy.timed.stats.median),
@@ -226,5 +263,6 @@ int main(int argc, char **argv)
     tl_worker_stop(yours.timed.worker);
     tl_worker_stop(copy.timed.worker);
     tl_worker_stop(base.timed.worker);
+    tl_worker_stop(lib.timed.worker);
     return yours.timed.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

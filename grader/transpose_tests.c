@@ -1,5 +1,5 @@
 /*
- * transpose_tests.c — the hidden tests of the transpose labs (1-3).
+ * transpose_tests.c — the hidden tests of the transpose labs (1-3, 6).
  *
  * A crash, hang or illegal address loses that test only (hidden.h). Names
  * sort in the order the report shows them.
@@ -43,3 +43,34 @@ RANDOM_TEST(3)
 RANDOM_TEST(4)
 RANDOM_TEST(5)
 RANDOM_TEST(6)
+
+/* Suite `vector` (lab 6, rubric hidden_suites): shapes where 16-byte vectors
+ * must give way to a scalar path (odd sides, rows that do not start on a
+ * 16-byte boundary) and aligned shapes with partial tiles and thin edges. */
+#define VECTOR_TEST(name, rows, cols) \
+    HIDDEN_TEST(vector, name) { return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
+
+VECTOR_TEST(v01_3x5, 3, 5)
+VECTOR_TEST(v02_5x3, 5, 3)
+VECTOR_TEST(v03_4x4, 4, 4)
+VECTOR_TEST(v04_4x12, 4, 12)
+VECTOR_TEST(v05_12x4, 12, 4)
+VECTOR_TEST(v06_6x8, 6, 8)
+VECTOR_TEST(v07_8x6, 8, 6)
+VECTOR_TEST(v08_260x132, 260, 132)
+VECTOR_TEST(v09_1023x1025, 1023, 1025)
+VECTOR_TEST(v10_1024x1028, 1024, 1028)
+VECTOR_TEST(v11_1028x1024, 1028, 1024)
+VECTOR_TEST(v12_4x8192, 4, 8192)
+VECTOR_TEST(v13_8192x4, 8192, 4)
+
+/* Random shapes rounded up to multiples of 4: the vector path with partial tiles. */
+#define RANDOM4_TEST(k) \
+    HIDDEN_TEST(vector, v2##k##_random4_##k) { \
+        tl_shape s = tl_round_up_shape(tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_MAX_SIDE), 4); \
+        return tl_transpose_case(s.rows, s.cols, tl_hidden_seed() + 2000 + k); \
+    }
+
+RANDOM4_TEST(1)
+RANDOM4_TEST(2)
+RANDOM4_TEST(3)

@@ -1,5 +1,5 @@
 # ladder.gp — the transpose speedup ladder, from the bench CSV (`make bench`):
-# naive -> shared tile -> padded tile (-> in place, when measured), each as a
+# naive -> shared tile -> padded tile -> in-register (-> in place, when measured), each as a
 # pair of bars, reference solution and the student's kernel. Run with
 # plots/style.gp first (see there).
 #
@@ -28,7 +28,7 @@ base = BASE_median
 
 # The rungs present at that size, in teaching order; position = rung number.
 rungs = ""; mine = ""
-do for [s in "naive tiled padded inplace"] {
+do for [s in "naive tiled padded register inplace"] {
     stats file using (at(s, "reference") || at(s, "student") ? 1 : 0) nooutput
     if (STATS_sum > 0) { rungs = rungs . " " . s }
     stats file using (at(s, "student") ? 1 : 0) nooutput

@@ -45,6 +45,7 @@ kernel_color(s) = \
     s eq "naive"   ? "#D55E00" : \
     s eq "tiled"   ? "#E69F00" : \
     s eq "padded"  ? "#009E73" : \
+    s eq "register" ? "#F0E442" : \
     s eq "inplace" ? "#CC79A7" : \
     s eq "dbuf"    ? "#56B4E9" : \
     s eq "cublas"  ? "#0072B2" : "#777777"
@@ -54,6 +55,7 @@ kernel_name(s) = \
     s eq "naive"   ? "naive" : \
     s eq "tiled"   ? "shared tile" : \
     s eq "padded"  ? "padded tile" : \
+    s eq "register" ? "in-register (float4)" : \
     s eq "inplace" ? "in place" : \
     s eq "dbuf"    ? "double-buffered" : \
     s eq "cublas"  ? "cuBLAS" : s
