@@ -205,6 +205,12 @@ static void measure_notes(buffer *b, const tl_rubric *r)
         put(b, " Speed over %s's kernel: your GFLOP/s over those of %s's tiled kernel, the two timed "
             "interleaved in the same run.", lab_name(r->baseline, lab), lab);
     }
+    if (r->baseline[0] && r->speedup_points <= 0) {
+        char lab[32];
+        put(b, " Your own %s kernel is timed in the same run, for comparison only.", lab_name(r->baseline, lab));
+    }
+    if (r->library[0])
+        put(b, " %s is timed in the same run too, for comparison only.", r->library_title);
     put(b, " Between its two thresholds, a speed row's points grow linearly.");
 }
 
@@ -227,8 +233,16 @@ static void points_table(buffer *b, const tl_rubric *r)
             snprintf(all, sizeof all, "at most %s per shared request, loads and stores together", max);
             row(b, item, r->bank_conflict_points, none, all);
         }
+        if (r->vector_points > 0) {
+            char item[96], none[96], all[128], min[32];
+            snprintf(item, sizeof item, "128-bit accesses: sectors per global request, counted by ncu at %s",
+                     r->counters_shape);
+            snprintf(none, sizeof none, "under %s on loads or on stores", number(r->vector_min_sectors, min));
+            snprintf(all, sizeof all, "at least %s on both (float4: 16)", min);
+            row(b, item, r->vector_points, none, all);
+        }
         performance_row(b, r, "");
-        if (r->counters_shape[0] && r->bank_conflict_points <= 0) {
+        if (r->counters_shape[0] && r->bank_conflict_points <= 0 && r->vector_points <= 0) {
             char item[96];
             snprintf(item, sizeof item, "hardware counters, read by ncu at %s", r->counters_shape);
             row(b, item, 0, "-", "for your information");
@@ -242,8 +256,8 @@ static void points_table(buffer *b, const tl_rubric *r)
         put(&note, "The rows of a part after its tests count only when every test of that part passes.");
     else
         put(&note, "The rows after the hidden tests count only when every hidden test passes.");
-    int counted = r->bank_conflict_points > 0;
-    if (r->memcheck_points + r->racecheck_points + r->synccheck_points + r->bank_conflict_points > 0)
+    int counted = r->bank_conflict_points + r->vector_points > 0;
+    if (r->memcheck_points + r->racecheck_points + r->synccheck_points + r->bank_conflict_points + r->vector_points > 0)
         put(&note, " When compute-sanitizer%s is missing%s, its rows say `not checked` and why, and leave the maximum.",
             counted ? " or ncu" : "", counted ? " or may not read the counters" : "");
     put(&note, " ");
