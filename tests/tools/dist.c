@@ -86,10 +86,16 @@ static int dist_has_line(const char *lines, const char *line)
     return 0;
 }
 
-/* Blank lines and lines like "}" or "});" (under 3 letters or digits) are in
- * every C file and say nothing about a solution. */
+/* Blank lines, lines like "}" or "});" (under 3 letters or digits) and lines
+ * of C keywords alone ("continue;", "} else {") are in every C file and say
+ * nothing about a solution. */
 static int dist_says_something(const char *line)
 {
+    static const char *const bare[] = {"continue;", "break;", "return;", "} else {", "else {", "else", "do {", "default:"};
+    const char *text = line + strspn(line, " \t");
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+        if (!strcmp(text, bare[i]))
+            return 0;
     int alnum = 0;
     for (const char *p = line; *p; p++)
         alnum += (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');

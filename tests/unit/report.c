@@ -562,3 +562,53 @@ Test(report, output_names_gpu_seed_command_and_version)
     cr_assert_str_eq(tl_json_string(extra, "command", ""), "./grade lab1 --file 'my labs/it'\\''s.cu' --seed 42");
     tl_json_free(r);
 }
+
+/* Lab 6: sectors per request show 128-bit accesses; cuBLAS Sgeam and the
+ * student's lab 3 are compared in the same run, for information. The inputs
+ * are real captures of ./grade on the reference (H100, 2026-11-24). */
+#define LAB6_PASS "--tests tests/fixtures/tests-all-pass.json --measure tests/fixtures/measure-library.json " \
+                  "--sanitizers tests/fixtures/sanitizers-clean"
+
+Test(report, lab6_vector_accesses_earn_their_points_and_the_library_is_compared)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters tests/fixtures/ncu-vector.csv", &r);
+    cr_assert_eq(status, 0, "%s", stdout_text());
+    const tl_json *t = test_named(r, "128-bit global loads and stores");
+    cr_assert_eq(tl_json_number(t, "score", -1), 10);
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert(strstr(out, "global loads: sectors/request         16.00       16") && !strstr(out, "<- off"), "%s", out);
+    out = tl_json_string(test_named(r, "performance"), "output", "");
+    cr_assert(strstr(out, "against cuBLAS Sgeam, same run: 2755.9 GB/s = 1.002 of copy; yours is 1.02x its speed "
+                          "(faster)"), "%s", out);
+    cr_assert(strstr(out, "against your lab3 (/work/main/solutions/lab3-padding/transpose.cu), same run: 2726.9 GB/s"),
+              "%s", out);
+    cr_assert_eq(tl_json_number(r, "score", -1), 100);
+    tl_json_free(r);
+}
+
+Test(report, lab6_scalar_accesses_lose_the_vector_points_named_as_32_bit)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters tests/fixtures/ncu-padded.csv", &r);
+    cr_assert_eq(status, 1);
+    const tl_json *t = test_named(r, "128-bit global loads and stores");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert(strstr(out, "your loads and stores touch 4.0 sectors per request: 32-bit (float) accesses") &&
+              strstr(out, "at least 12 sectors per request on loads and on stores") &&
+              !strstr(out, "not coalesced"), "%s", out);
+    cr_assert_eq(tl_json_number(r, "score", -1), 90);
+    tl_json_free(r);
+}
+
+Test(report, lab6_library_that_failed_is_not_compared_and_costs_nothing)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab6.rubric", "--tests tests/fixtures/tests-all-pass.json --measure "
+                    "tests/fixtures/measure-baseline.json --sanitizers tests/fixtures/sanitizers-clean "
+                    "--counters tests/fixtures/ncu-vector.csv", &r);
+    const char *out = tl_json_string(test_named(r, "performance"), "output", "");
+    cr_assert(strstr(out, "against cuBLAS Sgeam: not compared (no measurement; not your file's fault)"), "%s", out);
+    tl_json_free(r);
+}
