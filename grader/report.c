@@ -767,6 +767,11 @@ static void grade_counters(grade *g, const options *o, int all_passed)
                 "float4 gives 16 (a warp of float4s moves 512 bytes). Load and store whole 4 x 4 blocks as four "
                 "float4 rows (handout lab 6: Vectors cut requests).\n", ld_s ? "loads" : "",
                 ld_s && st_s ? " and " : "", st_s ? "stores" : "", worst, access_width(worst));
+    } else if (vector && (ld_sectors > 16.5 || st_sectors > 16.5)) {   /* wide, but scattered: no points lost */
+        appendf(t->output, OUTPUT_LEN, "Hint: your %s touch %.1f sectors per request: 128-bit, but a warp's 16-byte "
+                "pieces land in more sectors than the 16 its 512 bytes fill. Neighbouring threads should move "
+                "neighbouring float4s of one row, on both sides (handout lab 6: A tile laid out like out).\n",
+                ld_sectors > st_sectors ? "loads" : "stores", fmax(ld_sectors, st_sectors));
     } else if (ld_s)
         appendf(t->output, OUTPUT_LEN, "Hint: loads touch %.0f sectors per request: your reads are not coalesced "
                 "(a warp reading 32 neighbouring floats needs 4).\n", ld_sectors);
