@@ -106,6 +106,10 @@ static void parse_expect(const char *text, fixture *f)
             fail(f, "expect: an empty diagnosis would match any report");
             return;
         }
+        if (close - open >= FX_TEXT) {
+            fail(f, "expect: a diagnosis of at most %d characters", FX_TEXT - 1);
+            return;
+        }
         if (f->diagnoses == FX_MAX_DIAGNOSES) {
             fail(f, "expect: at most %d diagnoses", FX_MAX_DIAGNOSES);
             return;
@@ -144,6 +148,11 @@ static void header_line(char *line, fixture *f, int *expects)
     while (isspace((unsigned char)*value))
         value++;
 
+    int again = (strcmp(key, "expect-args") == 0 && f->args[0]) || (strcmp(key, "expect-env") == 0 && f->env[0]) ||
+                (strcmp(key, "expect-timeout") == 0 && f->timeout_s) || (strcmp(key, "expect-repeat") == 0 && f->repeat > 1) ||
+                (strcmp(key, "expect-skip") == 0 && f->skip[0]);
+    if (again)
+        fail(f, "two %s: lines (one each)", key);
     if (strcmp(key, "expect") == 0) {
         if ((*expects)++)
             fail(f, "two expect: lines");
