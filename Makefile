@@ -81,9 +81,11 @@ $(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterio
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(SECCOMP_CFLAGS) $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) $(SECCOMP_LIBS) -o $@
 
-$(B)/tests/gpu: tests/gpu/grading.c $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
+# The GPU suite's table (tests/gpu/fixtures.c) is checked without a GPU by the tool tests.
+GPU_TABLE := tests/gpu/fixtures.c tests/gpu/fixtures.h
+$(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c $(KIT)/json.c.o -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c tests/gpu/fixtures.c $(KIT)/json.c.o -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 
 
@@ -121,9 +123,9 @@ gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 # Criterion tests in tests/tools/ that run the tools on fixtures; they read
 # what the tools write with the kit's own JSON reader.
 TOOLS_SRC := $(wildcard tests/tools/*.c)
-$(B)/tests/tools: $(TOOLS_SRC) common/json.c common/json.h | need-criterion
+$(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) common/json.c common/json.h | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) common/json.c -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c common/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)

@@ -1,5 +1,5 @@
-/* Fixture: a syntax error (missing semicolon).
- * Expected: could not grade (exit 2), the compiler line for this file (tests/gpu/grading.c). */
+/* Lab 1: a syntax error (missing semicolon on line 8): could not grade, and the compiler line names this file.
+ * expect: exit 2, score 0, "does_not_compile.cu(8): error" */
 #include "tilelab.h"
 
 __global__ void transpose_naive(const float *in, float *out, int rows, int cols)

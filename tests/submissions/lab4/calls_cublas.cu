@@ -1,5 +1,5 @@
-/* Fixture (lab 4): the launch calls cuBLAS instead of a kernel of its own.
- * Expected: "not allowed", no points. */
+/* Lab 4: the launch calls cuBLAS instead of a kernel of its own: refused, no points.
+ * expect: exit 1, score 0, "not allowed: your file calls cublasCreate_v2 cublasSgemm_v2" */
 #include "tilelab.h"
 #include <cublas_v2.h>
 

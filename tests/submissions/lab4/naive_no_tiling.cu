@@ -1,6 +1,8 @@
-/* Fixture (lab 4): a correct one-thread-per-output kernel, no tiling.
- * Expected: full correctness, no structure points (no shared memory, no
- * barrier) and no performance points: tiling is what the lab pays for. */
+/* Lab 4: a correct one-thread-per-output kernel, no tiling.
+ * Full correctness, no structure points (no shared memory, no barrier) and no
+ * performance points: tiling is what the lab pays for. Correctness and
+ * sanitizers only: 70.
+ * expect: exit 1, score 65..75, "never loads or stores shared memory" */
 #include "tilelab.h"
 
 __global__ void matmul_naive(const float *A, const float *B, float *C, int M, int N, int K)
