@@ -347,6 +347,15 @@ int main(int argc, char **argv)
     if (timeout_s <= 0)
         timeout_s = 60;
     if (nsuites > 0) {   /* only the suites the rubric names (hidden_suites) */
+        for (int s = 0; s < nsuites; s++) {   /* a misspelt suite must not drop its tests unseen */
+            int found = 0;
+            for (int i = 0; i < ntests && !found; i++)
+                found = !strcmp(tests[i].suite, suites[s]);
+            if (!found) {
+                fprintf(stderr, "tests: no suite named '%s' (--suite; the rubric's hidden_suites)\n", suites[s]);
+                return 2;
+            }
+        }
         int kept = 0;
         for (int i = 0; i < ntests; i++)
             for (int s = 0; s < nsuites; s++)

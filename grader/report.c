@@ -62,6 +62,8 @@ typedef struct {
     const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
         *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *double_buffered, *sanitizers, *sanitizer_missing,
         *not_allowed, *not_allowed_file, *counters, *counters_missing, *kit_version;
+    const char *counters_failed;  /* the student's launch failed under ncu: the counter points are lost */
+    const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -681,18 +683,12 @@ static int counter_row(char *out, const char *what, double yours, double ideal, 
     return off;
 }
 
-/* The same where more is better: off below `floor` (lab 6's 128-bit accesses). */
-static int counter_row_at_least(char *out, const char *what, double yours, double ideal, double floor)
+/* What requests over those of 128-bit accesses say (lab 6): 4x for float, 2x for float2. */
+static const char *access_width(double ratio)
 {
-    int off = yours < floor;
-    appendf(out, OUTPUT_LEN, "  %-34s %8.2f %8.0f%s\n", what, yours, ideal, off ? "   <- off" : "");
-    return off;
-}
-
-/* What a coalesced warp's sectors per request say of its accesses' width. */
-static const char *access_width(double sectors)
-{
-    return sectors >= 12 ? "128-bit (float4)" : sectors >= 6 ? "64-bit (float2)" : "32-bit (float)";
+    return ratio > 3.5 && ratio < 4.5 ? "32-bit (float) accesses, as lab 3's"
+           : ratio > 1.7 && ratio < 2.3 ? "64-bit (float2) accesses"
+           : "more requests than the data needs (narrow accesses, or work besides the transpose)";
 }
 
 /* Bank conflicts per shared request and sectors per global request, shown to
@@ -718,6 +714,13 @@ static void grade_counters(grade *g, const options *o, int all_passed)
         appendf(t->output, OUTPUT_LEN, "not read: counters are read only when every correctness test passes.\n");
         return;
     }
+    const char *shape = o->counters_shape ? o->counters_shape : r->counters_shape;
+    if (o->counters_failed) {   /* the student's launch, not the tool: lost, not left out */
+        t->passed = points <= 0;
+        appendf(t->output, OUTPUT_LEN, "your launch failed at %s under ncu: %s.%s\n", shape, o->counters_failed,
+                points > 0 ? " These points are lost: a kernel must be right at every shape." : "");
+        return;
+    }
     tl_counters c;
     char err[256];
     if (o->counters_missing || !o->counters || tl_counters_read(o->counters, &c, err, sizeof err) != 0) {
@@ -741,13 +744,23 @@ static void grade_counters(grade *g, const options *o, int all_passed)
     double conflict_slack = r->bank_conflicts_max > 0 ? r->bank_conflicts_max : 0.25;
 
     appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
-            r->counters_shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
+            shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
     int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
     int ld_s, st_s;
-    if (vector) {   /* a warp of float4 accesses moves 512 bytes: 16 sectors per request */
-        ld_s = counter_row_at_least(t->output, "global loads: sectors/request", ld_sectors, 16, r->vector_min_sectors);
-        st_s = counter_row_at_least(t->output, "global stores: sectors/request", st_sectors, 16, r->vector_min_sectors);
+    /* Lab 6: the requests themselves. A warp of float4 accesses moves 512
+     * bytes, so rows x cols floats need rows x cols / 128 load requests and
+     * as many stores; more means narrower accesses or extra work (another
+     * kernel only adds requests). */
+    tl_shape at;
+    double ideal_requests = vector && tl_parse_shape(shape, &at) == 0 ? (double)at.rows * at.cols / 128 : 0;
+    if (vector) {
+        counter_row(t->output, "global loads: sectors/request", ld_sectors, 16, 1e9);
+        counter_row(t->output, "global stores: sectors/request", st_sectors, 16, 1e9);
+        ld_s = counter_row(t->output, "global loads: requests", c.global_ld_requests, ideal_requests,
+                           (r->vector_max_requests - 1) * ideal_requests);
+        st_s = counter_row(t->output, "global stores: requests", c.global_st_requests, ideal_requests,
+                           (r->vector_max_requests - 1) * ideal_requests);
     } else {
         ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
         st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
@@ -762,11 +775,10 @@ static void grade_counters(grade *g, const options *o, int all_passed)
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
     if (vector && (ld_s || st_s)) {
-        double worst = ld_s && st_s ? fmin(ld_sectors, st_sectors) : ld_s ? ld_sectors : st_sectors;
-        appendf(t->output, OUTPUT_LEN, "Hint: your %s%s%s touch %.1f sectors per request: %s accesses, where "
-                "float4 gives 16 (a warp of float4s moves 512 bytes). Load and store whole 4 x 4 blocks as four "
-                "float4 rows (handout lab 6: Vectors cut requests).\n", ld_s ? "loads" : "",
-                ld_s && st_s ? " and " : "", st_s ? "stores" : "", worst, access_width(worst));
+        double worst = fmax(ld_s ? c.global_ld_requests : 0, st_s ? c.global_st_requests : 0) / ideal_requests;
+        appendf(t->output, OUTPUT_LEN, "Hint: your %s%s%s take %.1fx the requests of 128-bit accesses: %s. Load "
+                "and store whole 4 x 4 blocks as four float4 rows (handout lab 6: Vectors cut requests).\n",
+                ld_s ? "loads" : "", ld_s && st_s ? " and " : "", st_s ? "stores" : "", worst, access_width(worst));
     } else if (vector && (ld_sectors > 16.5 || st_sectors > 16.5)) {   /* wide, but scattered: no points lost */
         appendf(t->output, OUTPUT_LEN, "Hint: your %s touch %.1f sectors per request: 128-bit, but a warp's 16-byte "
                 "pieces land in more sectors than the 16 its 512 bytes fill. Neighbouring threads should move "
@@ -788,11 +800,11 @@ static void grade_counters(grade *g, const options *o, int all_passed)
                 "the same bank. A column of a [32][32] tile lies in one bank; pad it to [32][33] (handout lab 3: "
                 "The padding fix).\n", ld_c ? "load" : "store", ld_c ? ld_conflicts : st_conflicts);
     if (vector) {
-        t->passed = !ld_s && !st_s;
+        t->passed = ideal_requests > 0 && !ld_s && !st_s;
         t->score = t->passed ? t->max_score : 0;
         if (!t->passed)
-            appendf(t->output, OUTPUT_LEN, "The points need at least %g sectors per request on loads and on "
-                    "stores, at %s (the vector path).\n", r->vector_min_sectors, r->counters_shape);
+            appendf(t->output, OUTPUT_LEN, "The points need at most %gx the requests of 128-bit accesses (%.0f) on "
+                    "loads and on stores, at %s.\n", r->vector_max_requests, ideal_requests, shape);
         return;
     }
     if (r->bank_conflict_points > 0) {
@@ -828,9 +840,10 @@ static void report_baseline(graded_test *t, const tl_json *m, const tl_rubric *r
         return;
     }
     double base_gbps = tl_json_number(bench, "work_gbps", 0);
+    double speedup = tl_json_number(b, "speedup", 0);
     appendf(t->output, OUTPUT_LEN, "against your %s (%s), same run: %.1f GB/s = %.3f of copy; yours is "
-            "%.2fx faster\n", r->baseline, source, base_gbps, tl_json_number(bench, "fraction_of_copy", 0),
-            tl_json_number(b, "speedup", 0));
+            "%.2fx %s\n", r->baseline, source, base_gbps, tl_json_number(bench, "fraction_of_copy", 0), speedup,
+            speedup >= 1 ? "faster" : "its speed (slower)");
 }
 
 /* Lab 6 against the library (rubric library: cuBLAS Sgeam), timed in the same rounds; no points. */
@@ -1408,6 +1421,8 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--not-allowed-file")) o->not_allowed_file = v;
         else if (!strcmp(k, "--counters")) o->counters = v;
         else if (!strcmp(k, "--counters-missing")) o->counters_missing = v;
+        else if (!strcmp(k, "--counters-failed")) o->counters_failed = v;
+        else if (!strcmp(k, "--counters-shape")) o->counters_shape = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);

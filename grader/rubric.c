@@ -27,7 +27,8 @@ static const struct field {
     TEXT_FIELD(performance_unit, 1), NUMBER_FIELD(speedup_points, 1), NUMBER_FIELD(speedup_low, 1),
     NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
     TEXT_FIELD(double_buffered_unit, 1),
-    TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_min_sectors, 1),
+    TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_max_requests, 1),
+    NUMBER_FIELD(counters_jitter, 1),
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
@@ -188,8 +189,12 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
         snprintf(err, errlen, "%s: bank_conflict_points needs counters_shape (the shape ncu profiles)", path);
         status = -1;
     }
-    if (status == 0 && r->vector_points > 0 && !(r->counters_shape[0] && r->vector_min_sectors > 0)) {
-        snprintf(err, errlen, "%s: vector_points need counters_shape and vector_min_sectors", path);
+    if (status == 0 && r->vector_points > 0 && !(r->counters_shape[0] && r->vector_max_requests > 0)) {
+        snprintf(err, errlen, "%s: vector_points need counters_shape and vector_max_requests", path);
+        status = -1;
+    }
+    if (status == 0 && r->vector_points > 0 && r->bank_conflict_points > 0) {   /* one counters item scores one thing */
+        snprintf(err, errlen, "%s: vector_points and bank_conflict_points do not go together", path);
         status = -1;
     }
     if (status == 0 && !r->library[0] != !r->library_title[0]) {

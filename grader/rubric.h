@@ -61,8 +61,9 @@ typedef struct {
     char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
     double synccheck_points;      /* compute-sanitizer synccheck clean (barriers every thread reaches) */
     char hidden_suites[64];       /* the hidden-test suites this lab runs: "transpose vector" (default: all of its kind) */
-    double vector_points;         /* global loads and stores at least ... */
-    double vector_min_sectors;    /* ... this many sectors per request (16 = 128-bit; counters_shape needed) */
+    double vector_points;         /* global load and store requests at most ...                         */
+    double vector_max_requests;   /* ... this many times those of 128-bit accesses (rows x cols / 128; counters_shape needed) */
+    double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed (lab 6) */
     char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
     char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */

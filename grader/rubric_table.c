@@ -234,11 +234,12 @@ static void points_table(buffer *b, const tl_rubric *r)
             row(b, item, r->bank_conflict_points, none, all);
         }
         if (r->vector_points > 0) {
-            char item[96], none[96], all[128], min[32];
-            snprintf(item, sizeof item, "128-bit accesses: sectors per global request, counted by ncu at %s",
-                     r->counters_shape);
-            snprintf(none, sizeof none, "under %s on loads or on stores", number(r->vector_min_sectors, min));
-            snprintf(all, sizeof all, "at least %s on both (float4: 16)", min);
+            char item[128], none[96], all[128], max[32];
+            snprintf(item, sizeof item, "128-bit accesses: global requests, counted by ncu near %s%s",
+                     r->counters_shape, r->counters_jitter > 0 ? " (the shape drawn from the seed)" : "");
+            snprintf(none, sizeof none, "more than %sx those of float4 on loads or on stores",
+                     number(r->vector_max_requests, max));
+            snprintf(all, sizeof all, "at most %sx on both (float: 4x, float2: 2x)", max);
             row(b, item, r->vector_points, none, all);
         }
         performance_row(b, r, "");

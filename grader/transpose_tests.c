@@ -63,6 +63,7 @@ VECTOR_TEST(v10_1024x1028, 1024, 1028)
 VECTOR_TEST(v11_1028x1024, 1028, 1024)
 VECTOR_TEST(v12_4x8192, 4, 8192)
 VECTOR_TEST(v13_8192x4, 8192, 4)
+VECTOR_TEST(v14_257x131, 257, 131)   /* the scalar path's sanitizer shape: no kernel may single it out */
 
 /* Random shapes rounded up to multiples of 4: the vector path with partial tiles. */
 #define RANDOM4_TEST(k) \

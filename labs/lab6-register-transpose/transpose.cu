@@ -24,7 +24,8 @@
  * What ./grade checks: the hidden tests (lab 3's shapes and more odd ones);
  * memcheck, racecheck and synccheck on an aligned shape with partial tiles
  * and on an odd one; that your global loads and stores are 128-bit, counted
- * by ncu (10 points: at least 12 sectors per request, where lab 3 has 4); and
+ * by ncu (20 points: at most 1.1x the requests 128-bit accesses need, where
+ * lab 3 takes 4x); and
  * bandwidth against the copy speed (20 points). It also times cuBLAS's
  * transpose and your own lab 3 kernel in the same run, for comparison.
  *

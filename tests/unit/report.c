@@ -587,9 +587,9 @@ Test(report, lab6_vector_accesses_earn_their_points_and_the_library_is_compared)
     int status = run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters tests/fixtures/ncu-vector.csv", &r);
     cr_assert_eq(status, 0, "%s", stdout_text());
     const tl_json *t = test_named(r, "128-bit global loads and stores");
-    cr_assert_eq(tl_json_number(t, "score", -1), 10);
+    cr_assert_eq(tl_json_number(t, "score", -1), 20);
     const char *out = tl_json_string(t, "output", "");
-    cr_assert(strstr(out, "global loads: sectors/request         16.00       16") && !strstr(out, "<- off"), "%s", out);
+    cr_assert(strstr(out, "global loads: requests") && strstr(out, "8192.00     8192") && !strstr(out, "<- off"), "%s", out);
     out = tl_json_string(test_named(r, "performance"), "output", "");
     cr_assert(strstr(out, "against cuBLAS Sgeam, same run: 2755.9 GB/s = 1.002 of copy; yours is 1.02x its speed "
                           "(faster)"), "%s", out);
@@ -607,10 +607,10 @@ Test(report, lab6_scalar_accesses_lose_the_vector_points_named_as_32_bit)
     const tl_json *t = test_named(r, "128-bit global loads and stores");
     cr_assert_eq(tl_json_number(t, "score", -1), 0);
     const char *out = tl_json_string(t, "output", "");
-    cr_assert(strstr(out, "your loads and stores touch 4.0 sectors per request: 32-bit (float) accesses") &&
-              strstr(out, "at least 12 sectors per request on loads and on stores") &&
+    cr_assert(strstr(out, "your loads and stores take 4.0x the requests of 128-bit accesses: 32-bit (float) accesses, as "
+                          "lab 3's") && strstr(out, "at most 1.1x the requests of 128-bit accesses (8192)") &&
               !strstr(out, "not coalesced"), "%s", out);
-    cr_assert_eq(tl_json_number(r, "score", -1), 90);
+    cr_assert_eq(tl_json_number(r, "score", -1), 80);
     tl_json_free(r);
 }
 
@@ -622,5 +622,37 @@ Test(report, lab6_library_that_failed_is_not_compared_and_costs_nothing)
                     "--counters tests/fixtures/ncu-vector.csv", &r);
     const char *out = tl_json_string(test_named(r, "performance"), "output", "");
     cr_assert(strstr(out, "against cuBLAS Sgeam: not compared (no measurement; not your file's fault)"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, lab6_extra_requests_lose_the_vector_points)
+{
+    tl_json *r;
+    run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters tests/fixtures/ncu-vector-extra.csv", &r);
+    const tl_json *t = test_named(r, "128-bit global loads and stores");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "your loads take 1.5x the requests of 128-bit accesses: more "
+                     "requests than the data needs"), "%s", tl_json_string(t, "output", ""));
+    tl_json_free(r);
+}
+
+Test(report, lab6_a_launch_that_fails_under_ncu_loses_the_points_not_the_maximum)
+{
+    tl_json *r;
+    int status = run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters-shape 960x1088 "
+                                 "--counters-failed 'wrong result (output 1088x960): first mismatch at (0, 0)'", &r);
+    cr_assert_eq(status, 1);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100);
+    const tl_json *t = test_named(r, "128-bit global loads and stores");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "your launch failed at 960x1088 under ncu: wrong result"),
+              "%s", tl_json_string(t, "output", ""));
+    tl_json_free(r);
+    /* At a shape drawn from the seed the ideal is that shape's: 960 x 1088 / 128 = 8160 requests. */
+    run_report_with("tests/fixtures/lab6.rubric", LAB6_PASS " --counters-shape 960x1088 --counters "
+                    "tests/fixtures/ncu-vector.csv", &r);
+    t = test_named(r, "128-bit global loads and stores");
+    cr_assert_eq(tl_json_number(t, "score", -1), 20);
+    cr_assert(strstr(tl_json_string(t, "output", ""), "960x1088"), "%s", tl_json_string(t, "output", ""));
     tl_json_free(r);
 }

@@ -60,7 +60,7 @@ Test(rubric, errors_name_file_line_and_key)
     cr_assert(strstr(err, "below"), "%s", err);
     path = write_rubric(GOOD "vector_points 10\n");   /* lab 6: 128-bit points need the counters and a floor */
     cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
-    cr_assert(strstr(err, "vector_points need counters_shape and vector_min_sectors"), "%s", err);
+    cr_assert(strstr(err, "vector_points need counters_shape and vector_max_requests"), "%s", err);
     path = write_rubric(GOOD "library cublas_geam\n");
     cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
     cr_assert(strstr(err, "library and library_title go together"), "%s", err);
