@@ -1,0 +1,36 @@
+/*
+ * runtime.h — what cpu/worker.cc asks of CPU mode's runtime (cpu/runtime.cc).
+ */
+#ifndef TILELAB_CPU_RUNTIME_H
+#define TILELAB_CPU_RUNTIME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The worker's exit status after "not supported in CPU mode: ..." on stderr. */
+enum { TLC_EXIT_UNSUPPORTED = 3 };
+
+/* counting: group accesses into warp requests (the counters); threads: OS
+ * threads for blocks (0: one per core). Before the first launch. */
+void tlc_configure(int counting, unsigned threads);
+
+/* Starts the OS threads blocks run on (else the first launch does). */
+void tlc_start(void);
+
+/* Launches, the first bounds finding, host accesses to device memory, races,
+ * barrier findings and counters: one tab-separated line each, code
+ * addresses as offsets into the worker's executable (cpu/judge.c reads them). */
+void tlc_write_report(FILE *out);
+
+int tlc_in_kernel(void);
+unsigned tlc_pc_offset(uintptr_t pc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
