@@ -2,6 +2,8 @@
 .DEFAULT_GOAL := help
 include common/toolchain.mk
 include common/kit.mk
+# CPU mode: its runtime and check are part of the kit (cpu/cpu.mk).
+include cpu/cpu.mk
 
 # The labs are the rubric files; a lab's folder is labs/<id>-*/ holding one .cu.
 LABS := $(sort $(patsubst grader/rubrics/%.rubric,%,$(wildcard grader/rubrics/*.rubric)))
@@ -94,7 +96,8 @@ KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/repo
   $(B)/tools/inspect $(B)/tools/ptx-structure \
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
   $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
-  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu))
+  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu)) \
+  $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe
 kit: need-nvcc need-seccomp $(KIT_SHARED)
 
 # Every lab's skeleton and solution, built exactly as the grader builds them

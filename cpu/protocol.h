@@ -25,6 +25,7 @@ typedef struct {
     char magic[4];   /* "TLC1" */
     int32_t op, a, b, c;
     int32_t counting;   /* 1: group accesses into warp requests (counters) */
+    int32_t order;      /* 0: threads run in thread order between barriers; else a seed: shuffled */
     uint32_t n_in, n_out;
 } tlc_request;
 

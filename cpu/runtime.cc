@@ -6,7 +6,7 @@
  * spread over a pool of OS threads (one per core); a block runs on one OS
  * thread, each of its CUDA threads a fiber with its own stack. A fiber runs
  * until it reaches a barrier or ends; the scheduler (run_block) resumes them
- * in thread order, so a run is deterministic. __syncthreads is one switch
+ * in thread order (or a seeded shuffle of it), so a run is deterministic. __syncthreads is one switch
  * to the scheduler and one back (tlc_switch, cpu/switch_x86_64.S).
  *
  * Access hooks. The lab file is compiled with -fsanitize=thread and linked
@@ -70,6 +70,14 @@ enum { READY, WAIT_BLOCK, WAIT_WARP, DONE, ABORTED };
 enum : uint16_t { MANY = 0xffff };
 enum { REC_WRITE = 1, REC_SHARED = 2 };
 
+uint64_t mix64(uint64_t x)   /* splitmix64 */
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 uint32_t pc_of(void *ret) { return (uint32_t)((uintptr_t)ret - (uintptr_t)__executable_start); }
 
 /* ---- device memory: one reserved region, allocations on page boundaries,
@@ -82,6 +90,7 @@ std::vector<Alloc> g_allocs;
 cudaError_t g_last_error = cudaSuccess, g_sticky = cudaSuccess;
 bool g_counting = true;
 unsigned g_pool_threads;
+uint32_t g_order;   /* 0: thread order; else the seed of a shuffled order */
 
 /* ---- findings, merged from every OS thread --------------------------- */
 struct RaceKey {
@@ -399,9 +408,20 @@ void run_block(Worker *w, uint64_t b)
     for (unsigned i = 0; i < (n + 31) / 32; i++)
         w->wep[i] = ++w->clock;
     bool barrier_reported = false;
+    uint16_t order[MAX_THREADS];
+    for (unsigned i = 0; i < n; i++)
+        order[i] = (uint16_t)i;
+    uint64_t rounds = 0;
     for (;;) {
-        for (unsigned i = 0; i < n; i++) {
-            Fiber &f = w->fibers[i];
+        if (g_order) {   /* a shuffled order, the same for this block and round in every run */
+            uint64_t x = ((uint64_t)g_order << 32) ^ (b * 0x9e3779b97f4a7c15ull) ^ rounds++;
+            for (unsigned i = n - 1; i > 0; i--) {
+                x = mix64(x);
+                std::swap(order[i], order[x % (i + 1)]);
+            }
+        }
+        for (unsigned k = 0; k < n; k++) {
+            Fiber &f = w->fibers[order[k]];
             if (f.state != READY)
                 continue;
             w->cur = &f;
@@ -897,8 +917,9 @@ extern "C" cudaError_t cudaEventDestroy(cudaEvent_t e)
 }
 
 /* ---- what the worker reports ---------------------------------------------- */
-extern "C" void tlc_configure(int counting, unsigned threads)
+extern "C" void tlc_configure(int counting, unsigned threads, uint32_t order)
 {
+    g_order = order;
     g_counting = counting != 0;
     g_pool_threads = threads;
 }

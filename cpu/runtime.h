@@ -15,8 +15,11 @@ extern "C" {
 enum { TLC_EXIT_UNSUPPORTED = 3 };
 
 /* counting: group accesses into warp requests (the counters); threads: OS
- * threads for blocks (0: one per core). Before the first launch. */
-void tlc_configure(int counting, unsigned threads);
+ * threads for blocks (0: one per core); order: 0 runs a block's threads in
+ * thread order between barriers, another value shuffles that order (a seed,
+ * per block and barrier), so a race that one order hides shows in another.
+ * Before the first launch. */
+void tlc_configure(int counting, unsigned threads, uint32_t order);
 
 /* Starts the OS threads blocks run on (else the first launch does). */
 void tlc_start(void);

@@ -92,7 +92,7 @@ int main(void)
         return 2;
     }
     const char *threads = getenv("TILELAB_CPU_THREADS");
-    tlc_configure(q.counting, threads ? (unsigned)atoi(threads) : 0);
+    tlc_configure(q.counting, threads ? (unsigned)atoi(threads) : 0, (uint32_t)q.order);
     tlc_start();
 
     float *d_in = NULL, *d_out = NULL;

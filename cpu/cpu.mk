@@ -1,0 +1,65 @@
+# cpu.mk — CPU mode (cpu/): the kit's CPU runtime and check, and one lab file
+# built for it. Included by common/submission.mk, where LAB, SRC, KIND and
+# OUT name the file; the kit's part is built once, in $(CPU_KIT).
+#   make -f common/submission.mk LAB=lab2 SRC=labs/lab2-shared-tile/transpose.cu cpu
+CPU_KIT := $(B)/cpu
+CPU_CXX ?= g++
+CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Icommon
+# The lab file, as C++ against cpu/include/ and the public headers alone.
+# -fsanitize=thread only for the compiler's access hooks: cpu/runtime.cc
+# defines them and libtsan is never linked. -fno-tree-vectorize and
+# -fno-store-merging keep one hook per access the source makes, as one
+# CUDA thread issues them (the counters group them per warp); no tail calls,
+# so a barrier's return address is its own line. -g: the findings name
+# lines (addr2line).
+CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
+                 -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
+CPU_OUT := $(OUT)/cpu
+
+.PHONY: cpu cpu-kit
+cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe
+
+$(CPU_KIT)/cudafe: cpu/cudafe.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc -std=c11 -O2 -Wall -Wextra $< -o $@
+$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/include/cuda_runtime.h
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h common/sandbox.h | need-seccomp
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
+$(CPU_KIT)/switch.o: cpu/switch_x86_64.S
+	@mkdir -p $(@D)
+	$(Q)gcc -c $< -o $@
+$(CPU_KIT)/sandbox.o: common/sandbox.c common/sandbox.h | need-seccomp
+	@mkdir -p $(@D)
+	$(Q)gcc $(CFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
+$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o
+	$(Q)rm -f $@
+	@echo "  AR    $@"
+	$(Q)ar rcs $@ $^
+# The judge: no lab file in it, and no CUDA.
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/matrix.h common/json.h common/shapes.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -D_GNU_SOURCE -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c -lm -o $@
+
+ifneq ($(SRC),)
+# The lab file: preprocessed, rewritten by the source step, compiled with hooks.
+# Its public headers are copied beside it, as for nvcc (common/submission.mk).
+$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h cpu/include/cuda_fp16.h $(CPU_KIT)/cudafe cpu/cpu.mk
+	@rm -rf $(CPU_OUT)/public
+	@mkdir -p $(CPU_OUT)/public
+	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/
+	@echo "  CPU   $@"
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
+	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $(CPU_OUT)/student.cpu.ii -o $@
+$(CPU_OUT)/worker: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
+	@echo "  LINK  $@"
+	$(Q)$(CPU_CXX) $^ $(SECCOMP_LIBS) -lpthread -o $@
+endif
