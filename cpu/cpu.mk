@@ -16,8 +16,11 @@ CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-fun
                  -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
 
-.PHONY: cpu cpu-kit
+.PHONY: cpu cpu-kit print-cpu
 cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
+# "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
+print-cpu:
+	@echo $(CPU_OUT)/worker $(KIND)
 cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe
 
 $(CPU_KIT)/cudafe: cpu/cudafe.c
@@ -43,10 +46,10 @@ $(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switc
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
 # The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/matrix.h common/json.h common/shapes.h
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c common/sandbox.h common/matrix.h common/json.h common/shapes.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -D_GNU_SOURCE -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c -lm -o $@
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.

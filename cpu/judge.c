@@ -18,6 +18,7 @@
 #include "matrix.h"
 #include "protocol.h"
 #include "shapes.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <float.h>
@@ -316,8 +317,15 @@ typedef struct { unsigned pc; char space[8], op[4]; unsigned long long requests,
 static counter counters[MAX_SITES];
 static int ncounters;
 
-static void read_report(const char *report, int keep_counters)
+/* What the last report said beside findings: a refused call, host accesses. */
+static char forbidden[200];
+static int host_lines;
+
+static int read_report(const char *report, int keep_counters)
 {
+    int seen = 0;
+    forbidden[0] = 0;
+    host_lines = 0;
     symbolize(report);
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char line[1024];
@@ -335,7 +343,7 @@ static void read_report(const char *report, int keep_counters)
         }
         if (!strcmp(f[0], "race") && nf >= 8) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
-            add_finding("race", a->line, b->line,
+            seen++, add_finding("race", a->line, b->line,
                         "race on shared memory: %s of %s (byte %s) at %s and at %s, by different threads with no barrier between (%s; %s times)",
                         !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], f[6], where_of(a),
                         where_of(b), f[7], f[4]);
@@ -344,24 +352,30 @@ static void read_report(const char *report, int keep_counters)
             if (!strcmp(f[1], "divergent") && !strcmp(a->where, b->where))
                 ;   /* one barrier the compiler copied: the same line twice */
             else if (!strcmp(f[1], "divergent"))
-                add_finding("barrier", a->line, b->line,
+                seen++, add_finding("barrier", a->line, b->line,
                             "barrier divergence: threads of one block wait at different barriers, %s and %s (%s; in %s blocks)",
                             where_of(a), where_of(b), f[7], f[4]);
             else
-                add_finding("barrier", a->line, 0,
+                seen++, add_finding("barrier", a->line, 0,
                             "barrier at %s reached by %s of %s threads of the block: the others exited without it (%s; in %s blocks)",
                             where_of(a), f[5], f[6], f[7], f[4]);
         } else if (!strcmp(f[0], "oob") && nf >= 7) {
             const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
-            add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
+            seen++, add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
                         f[4], f[1], f[2], where_of(a), f[5], nf > 6 ? f[6] : "");
         } else if (!strcmp(f[0], "fault") && nf >= 5) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
-            add_finding("bounds", a->line, 0, "%s: %s code at %s touched address 0x%s, which no allocation holds (on a GPU: an illegal address)",
+            seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
                         f[1], f[4], where_of(a), f[3]);
+        } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
+            char call[200];
+            tl_sandbox_describe(atoi(f[1]), call, sizeof call);
+            snprintf(forbidden, sizeof forbidden, "%s", call);
+            seen++, add_finding("sandbox", 0, 0, "the lab file %s: the sandbox stopped it", call);
         } else if (!strcmp(f[0], "host") && nf >= 3) {
+            host_lines++;
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
-            add_finding("host", a->line, 0, "host code at %s %s device memory: on a GPU this crashes; copy with a kernel",
+            seen++, add_finding("host", a->line, 0, "host code at %s %s device memory: on a GPU this crashes; copy with a kernel",
                         where_of(a), !strcmp(f[1], "write") ? "writes" : "reads");
         } else if (!strcmp(f[0], "counter") && nf >= 7 && keep_counters && ncounters < MAX_SITES) {
             counter *c = &counters[ncounters++];
@@ -373,10 +387,11 @@ static void read_report(const char *report, int keep_counters)
             c->ideal = strtoull(f[6], NULL, 10);
         }
     }
+    return seen;
 }
 
 /* ---- cases ------------------------------------------------------------------ */
-typedef struct { char name[64], verdict[16], message[512]; } case_result;
+typedef struct { char name[64], verdict[16], message[512]; int findings; } case_result;
 static case_result results[64];
 static int nresults;
 
@@ -444,6 +459,7 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     tl_fill_seeded(in, n_in, seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b);
     case_result *r = &results[nresults < 63 ? nresults++ : 63];
     snprintf(r->name, sizeof r->name, "%s", name);
+    r->findings = 0;
     int ok = run_once(r, op, a, b, c, counting, 0, in, n_in, n_out, rows, cols);
     /* Again with the threads between barriers in a shuffled order: a race
      * the thread order happens to hide changes the result there. */
@@ -466,7 +482,7 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     r->message[0] = 0;
     reply w = run_worker(op, a, b, c, counting, order, in, n_in, n_out);
     if (w.report)
-        read_report(w.report, counting);
+        r->findings += read_report(w.report, counting);
     int ok = 0;
     char first_err[300];
     snprintf(first_err, sizeof first_err, "%.*s", (int)strcspn(w.err, "\n"), w.err);
@@ -477,6 +493,7 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         snprintf(r->verdict, sizeof r->verdict, "unsupported");
         snprintf(r->message, sizeof r->message, "%s", first_err);
         add_finding("unsupported", 0, 0, "%s", first_err);
+        r->findings++;
     } else if (!w.ran) {
         snprintf(r->verdict, sizeof r->verdict, "crashed");
         if (w.signal == SIGSYS)
@@ -489,6 +506,13 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     } else if (w.missing) {
         snprintf(r->verdict, sizeof r->verdict, "missing");
         snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
+    } else if (forbidden[0]) {
+        snprintf(r->verdict, sizeof r->verdict, "refused");
+        snprintf(r->message, sizeof r->message, "the lab file %s; the sandbox stopped it", forbidden);
+    } else if (host_lines) {
+        snprintf(r->verdict, sizeof r->verdict, "refused");
+        snprintf(r->message, sizeof r->message, "host code read or wrote device memory (on a GPU: a crash); "
+                 "the work must happen in a kernel");
     } else if (w.status) {
         snprintf(r->verdict, sizeof r->verdict, "error");
         snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);
@@ -532,6 +556,13 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
 }
 
 /* ---- the counters, as ncu's l1tex metrics would read them ------------------ */
+static int by_line(const void *x, const void *y)
+{
+    const counter *a = x, *b = y;
+    int la = site_of(a->pc)->line, lb = site_of(b->pc)->line;
+    return la != lb ? la - lb : a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
 static void print_counters(const char *shape, tl_json_writer *jw)
 {
     unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
@@ -542,7 +573,7 @@ static void print_counters(const char *shape, tl_json_writer *jw)
     }
     if (!ncounters)
         return;
-    symbolize("");
+    qsort(counters, ncounters, sizeof *counters, by_line);
     printf("\nMemory counters at %s, per warp-level request (ncu's l1tex counters, computed):\n", shape);
     for (int i = 0; i < ncounters; i++) {
         counter *c = &counters[i];
@@ -699,6 +730,7 @@ int main(int argc, char **argv)
             tl_jw_string(&jw, "name", results[i].name);
             tl_jw_string(&jw, "verdict", results[i].verdict);
             tl_jw_string(&jw, "message", results[i].message);
+            tl_jw_int(&jw, "findings", results[i].findings);
             tl_jw_object_end(&jw);
         }
         tl_jw_array_end(&jw);

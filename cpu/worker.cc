@@ -75,6 +75,18 @@ static void on_fault(int sig, siginfo_t *info, void *uc_)
     _exit(0);
 }
 
+/* A call the sandbox stopped: reply with its number, then end. The call did not happen. */
+static void on_sigsys(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig, (void)uc;
+    char report[64];
+    int n = snprintf(report, sizeof report, "forbidden\t%d\n", info->si_syscall);
+    tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
+    write_all(reply_fd, &r, sizeof r);
+    write_all(reply_fd, report, (size_t)n);
+    _exit(0);
+}
+
 int main(void)
 {
     /* The reply keeps the real stdout; the lab file's printf goes to stderr. */
@@ -117,6 +129,8 @@ int main(void)
     sigaltstack(&ss, NULL);
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+    sa.sa_sigaction = on_sigsys;
+    sigaction(SIGSYS, &sa, NULL);
 
     char why[256];
     if (!getenv("TILELAB_CPU_NO_SANDBOX") && tl_sandbox_enter(0, why, sizeof why) != 0) {
