@@ -22,7 +22,7 @@ HAVE_SOLUTIONS := $(wildcard solutions/)
 HAVE_KIT_TESTS := $(wildcard tests/unit/ tests/gpu/ tests/tools/)
 KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit, not with this student kit; to check your lab: make labN, build/labN, ./grade
 
-.PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
+.PHONY: help $(LABS) test unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -108,6 +108,16 @@ $(COMPILE_TARGETS): compile@%: need-nvcc kit
 	+@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
 ifneq ($(HAVE_KIT_TESTS),)
+# CPU mode (cpu/, tests/cpu/): the lab files on the CPU, no GPU needed. The
+# CPU kit is built first, so the tests' parallel builds of lab files never build it.
+CPU_TESTS_SRC := $(wildcard tests/cpu/*.c)
+$(B)/tests/cpu: $(CPU_TESTS_SRC) common/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) common/json.c grader/counters.c -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+cpu-tests: $(B)/tests/cpu cpu-kit need-seccomp
+	MAKEFLAGS= MAKELEVEL= $(B)/tests/cpu -j2
+
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
 	$(B)/tests/unit -j1
@@ -132,10 +142,11 @@ tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)
 
 test: $(addprefix need-,$(NEEDS_test)) unit-tests tool-tests compile-all
+	@$(MAKE) --no-print-directory cpu-tests
 	@$(MAKE) --no-print-directory gpu-tests
 else
 # The student kit: one sentence, exit 0 (nothing failed; there is nothing to run).
-test unit-tests tool-tests gpu-tests:
+test unit-tests tool-tests cpu-tests gpu-tests:
 	@echo "make $@: $(KIT_TESTS_ELSEWHERE)."
 endif
 

@@ -122,6 +122,8 @@ inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float a) { return a < 0 ? 0 : a > 1 ? 1 : a; }
 template <class T> inline T __ldg(const T *p) { return *p; }
+/* A cycle count; only its growth means anything, as on a GPU. */
+inline long long clock64() { return (long long)__builtin_ia32_rdtsc(); }
 
 /* ---- the launch and shared memory, as the source step writes them ---- */
 namespace tlc {
@@ -182,7 +184,6 @@ template <class... P> launcher<P...> launch(void (*kernel)(P...), const char *fi
 #define __syncthreads_count(...) TLC_UNSUPPORTED("__syncthreads_count")
 #define __syncthreads_and(...) TLC_UNSUPPORTED("__syncthreads_and")
 #define __syncthreads_or(...) TLC_UNSUPPORTED("__syncthreads_or")
-#define clock64(...) TLC_UNSUPPORTED("clock64")
 #define cudaMallocManaged(...) TLC_UNSUPPORTED("cudaMallocManaged")
 #define cudaMallocHost(...) TLC_UNSUPPORTED("cudaMallocHost")
 #define cudaMallocPitch(...) TLC_UNSUPPORTED("cudaMallocPitch")
