@@ -127,8 +127,13 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
             break;
         }
         if (open_out && p[0].revents) {
-            if (len + 65536 > cap)
+            if (len + 65536 > cap) {
+                if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
+                    kill(-pid, SIGKILL);
+                    break;
+                }
                 buf = realloc(buf, cap *= 2);
+            }
             ssize_t k = read(from[0], buf + len, cap - len);
             if (k <= 0)
                 open_out = 0;
@@ -617,6 +622,17 @@ static void print_counters(const char *shape, tl_json_writer *jw)
     }
 }
 
+/* Shapes are capped to what runs in seconds on a laptop's CPU; above, one line says so. */
+static const double CAP_ELEMENTS = 4096.0 * 4096, CAP_MULTIPLY = 512.0 * 512 * 512;
+static void capped(double asked, double cap, const char *what, const char *shape)
+{
+    if (asked <= cap)
+        return;
+    fprintf(stderr, "cpu-check: %s is too large for CPU mode, which runs up to %s (to finish in seconds); "
+            "pick a smaller one, or run on a GPU\n", shape, what);
+    exit(2);
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID] [--source FILE]\n"
@@ -650,6 +666,28 @@ int main(int argc, char **argv)
     if (!worker_path) {
         usage(stderr);
         return 2;
+    }
+    {   /* the shapes, checked before anything runs */
+        tl_shape s;
+        tl_mm_shape m;
+        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul");
+        if ((shape && (!transpose || tl_parse_shape(shape, &s))) || (mnk && (!matmul || tl_parse_mm_shape(mnk, &m))) ||
+            (counters_shape && transpose && tl_parse_shape(counters_shape, &s)) ||
+            (counters_shape && matmul && tl_parse_mm_shape(counters_shape, &m))) {
+            fprintf(stderr, "cpu-check: a shape is RxC for a transpose, MxKxN for a matmul\n");
+            usage(stderr);
+            return 2;
+        }
+        if (shape)
+            tl_parse_shape(shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", shape);
+        if (mnk)
+            tl_parse_mm_shape(mnk, &m), capped((double)m.m * m.n * m.k, CAP_MULTIPLY, "512x512x512 multiply-adds", mnk);
+        if (counters_shape && transpose)
+            tl_parse_shape(counters_shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", counters_shape);
+        if (counters_shape && matmul)
+            tl_parse_mm_shape(counters_shape, &m), capped((double)m.m * m.n * m.k, CAP_MULTIPLY, "512x512x512 multiply-adds", counters_shape);
+        if (n_only)
+            capped(n_only, CAP_ELEMENTS, "n=16777216", "that n");
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("tilelab CPU check: %s (%s)\n", lab, source ? source : worker_path);

@@ -83,6 +83,10 @@ uint32_t pc_of(void *ret) { return (uint32_t)((uintptr_t)ret - (uintptr_t)__exec
 /* ---- device memory: one reserved region, allocations on page boundaries,
  * an unmapped page after each, never reused in a run ------------------- */
 const size_t ARENA_BYTES = (size_t)16 << 30;
+/* What cudaMalloc hands out in all: more is cudaErrorMemoryAllocation, as on a
+ * full GPU, so a lab file cannot take the machine's memory. */
+const size_t ALLOC_LIMIT = (size_t)4 << 30;
+size_t g_allocated;
 char *g_arena;
 size_t g_arena_used;
 struct Alloc { uintptr_t lo; size_t size; bool freed; };
@@ -174,7 +178,14 @@ struct Fiber {
     uint3 idx;
     std::vector<Rec> recs;
 };
-struct Shadow { uint32_t w_epoch, r_epoch, w_pc, r_pc, w_wep, r_wep; uint16_t w_tid, r_tid; };
+/* Per 4-byte word of shared memory: its last writer, and its readers since
+ * then in this barrier epoch: r_tid one reader or MANY, r_warp their one warp
+ * or MANY, r_wep the warp epoch of the latest read; two readers (first,
+ * latest other) kept to name in a report. */
+struct Shadow {
+    uint32_t w_epoch, r_epoch, w_pc, w_wep, r_wep, r_pc[2];
+    uint16_t w_tid, r_tid, r_warp, r_who[2];
+};
 struct Array { uintptr_t lo, hi; const void *key; std::string name; };
 
 struct Job {
@@ -558,18 +569,22 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
     uint16_t tid = (uint16_t)f->tid;
     unsigned warp = f->tid / 32;
     uint32_t ep = w->epoch, wep = w->wep[warp];
-    auto ordered = [&](uint16_t other, uint32_t other_wep) {
-        return other != MANY && other / 32 == warp && other_wep != wep;
+    /* A __syncwarp of this warp since: lanes of one warp are ordered by it. */
+    auto ordered = [&](uint16_t other_warp, uint32_t other_wep) {
+        return other_warp == warp && other_wep != wep;
     };
     for (uintptr_t word = (a - w->sh_base) >> 2; word <= (a + size - 1 - w->sh_base) >> 2; word++) {
         Shadow &s = w->shadow[word];
         uint32_t prior_pc = 0;
         unsigned prior_tid = 0;
         int writes = 0;
-        if (s.w_epoch == ep && s.w_tid != tid && !ordered(s.w_tid, s.w_wep))
+        bool readers_ordered = s.r_epoch != ep || ordered(s.r_warp, s.r_wep);
+        if (s.w_epoch == ep && s.w_tid != tid && !ordered(s.w_tid / 32, s.w_wep)) {
             prior_pc = s.w_pc, prior_tid = s.w_tid, writes = write ? 2 : 1;
-        else if (write && s.r_epoch == ep && s.r_tid != tid && !ordered(s.r_tid, s.r_wep))
-            prior_pc = s.r_pc, prior_tid = s.r_tid, writes = 1;
+        } else if (write && !readers_ordered && s.r_tid != tid) {
+            int k = s.r_who[0] == tid;   /* a reader that is not this thread */
+            prior_pc = s.r_pc[k], prior_tid = s.r_who[k], writes = 1;
+        }
         if (writes) {
             RaceKey key{writes, std::min(prior_pc, pc), std::max(prior_pc, pc)};
             RaceInfo &r = w->found.races[key];
@@ -583,12 +598,15 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
         }
         if (write) {
             s.w_epoch = ep, s.w_tid = tid, s.w_pc = pc, s.w_wep = wep;
-        } else if (s.r_epoch != ep) {
-            s.r_epoch = ep, s.r_tid = tid, s.r_pc = pc, s.r_wep = wep;
-        } else if (s.r_tid != tid && !ordered(s.r_tid, s.r_wep)) {
-            s.r_tid = MANY;
-        } else if (s.r_tid != tid) {
-            s.r_tid = tid, s.r_pc = pc, s.r_wep = wep;
+        } else if (readers_ordered) {   /* the first reader since the write, or since a __syncwarp */
+            s.r_epoch = ep, s.r_tid = tid, s.r_warp = (uint16_t)warp, s.r_wep = wep;
+            s.r_who[0] = s.r_who[1] = tid, s.r_pc[0] = s.r_pc[1] = pc;
+        } else {
+            if (s.r_tid != tid)
+                s.r_tid = MANY, s.r_who[1] = tid, s.r_pc[1] = pc;
+            if (s.r_warp != warp)
+                s.r_warp = MANY;
+            s.r_wep = wep;
         }
     }
     if (g_counting)
@@ -813,12 +831,13 @@ extern "C" cudaError_t cudaMalloc(void **ptr, size_t bytes)
         }
     }
     size_t page = 4096, span = (std::max<size_t>(bytes, 1) + page - 1) / page * page;
-    if (g_arena_used + span + page > ARENA_BYTES ||
+    if (g_arena_used + span + page > ARENA_BYTES || g_allocated + span > ALLOC_LIMIT ||
         mprotect(g_arena + g_arena_used, span, PROT_READ | PROT_WRITE) != 0)
         return fail(cudaErrorMemoryAllocation);
     char *p = g_arena + g_arena_used;
     g_allocs.push_back(Alloc{(uintptr_t)p, bytes, false});
     g_arena_used += span + page;   /* an unmapped page after each allocation */
+    g_allocated += span;
     *ptr = p;
     return cudaSuccess;
 }

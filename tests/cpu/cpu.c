@@ -325,3 +325,29 @@ Test(cpu_quick_check, without_a_gpu_it_says_so_and_runs_on_the_cpu)
     cr_expect(strstr(out, "build/lab3: no usable NVIDIA GPU here\nbuild/lab3: so this runs in CPU mode (build/lab3 --cpu)"), "%s", out);
     cr_expect(strstr(out, "--worker w --kind transpose"), "%s", out);
 }
+
+/* __syncwarp orders the lanes of one warp: with it a warp-level sum is
+ * clean; without it, the same code races. */
+static const tl_json *result(const run *r, const char *name)
+{
+    for (const tl_json *c = member(r->json, "results")->child; c; c = c->next)
+        if (!strcmp(tl_json_string(c, "name", ""), name))
+            return c;
+    cr_assert_fail("no case %s", name);
+    return NULL;
+}
+
+Test(cpu_checks, syncwarp_orders_the_lanes_of_a_warp)
+{
+    run r = cpu_check("lab5", "tests/cpu/fixtures/warp_sums.cu", "", "");
+    const tl_json *c = result(&r, "block_sums n=1000");
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "ok");
+    cr_expect_eq(tl_json_number(c, "findings", -1), 0, "%s", slurp(WORK "/tests_cpu_fixtures_warp_sums_cu.log"));
+}
+
+Test(cpu_checks, without_syncwarp_the_lanes_race)
+{
+    run r = cpu_check("lab5", "tests/cpu/fixtures/warp_sums_no_syncwarp.cu", "", "");
+    cr_expect(finding(&r, "race", 18, 19), "no race between lines 18 and 19:\n%s",
+              slurp(WORK "/tests_cpu_fixtures_warp_sums_no_syncwarp_cu.log"));
+}
