@@ -66,3 +66,16 @@ $(CPU_OUT)/worker: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
 	@echo "  LINK  $@"
 	$(Q)$(CPU_CXX) $^ $(SECCOMP_LIBS) -lpthread -o $@
 endif
+
+# make bench-cpu: CPU mode's speed on this machine, a table (cpu/bench.sh);
+# a benchmark, not a test: nothing fails on a slow machine.
+.PHONY: bench-cpu
+$(CPU_KIT)/bench/micro: cpu/bench/micro.cu $(CPU_KIT)/cudafe $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o cpu/include/cuda_runtime.h common/tilelab.h
+	@mkdir -p $(@D)
+	@echo "  CPU   $@"
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -Icommon -Icpu cpu/bench/micro.cu -o $@.ii
+	$(Q)$(CPU_KIT)/cudafe < $@.ii > $@.cpu.ii
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $@.cpu.ii -o $@.o
+	$(Q)$(CPU_CXX) $@.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o -lpthread -o $@
+bench-cpu: $(CPU_KIT)/bench/micro $(CPU_KIT)/cpu-check
+	@sh cpu/bench.sh

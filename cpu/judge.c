@@ -14,6 +14,7 @@
  * Exit 0: every case right and no finding; 1: something wrong (each said);
  * 2: the worker could not run at all.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "json.h"
 #include "matrix.h"
 #include "protocol.h"
@@ -36,6 +37,7 @@
 
 enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096 };
 
+static char worker_abs[4096], work_dir[64];
 static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
 static double timeout_s = 60;
 static uint64_t seed = 1;
@@ -87,6 +89,8 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
     }
     if (pid == 0) {
         setpgid(0, 0);
+        if (chdir(work_dir) != 0)   /* an empty folder: nothing of the kit's at hand */
+            _exit(127);
         dup2(to[0], 0);
         dup2(from[1], 1);
         dup2(errp[1], 2);
@@ -100,7 +104,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
         char *env[4] = {threads, NULL, NULL, NULL};
         if (getenv("TILELAB_CPU_NO_SANDBOX"))
             env[1] = nosb;
-        execle(worker_path, worker_path, (char *)NULL, env);
+        execle(worker_abs, worker_abs, (char *)NULL, env);
         fprintf(stderr, "cannot start %s: %s\n", worker_path, strerror(errno));
         _exit(127);
     }
@@ -633,6 +637,13 @@ static void capped(double asked, double cap, const char *what, const char *shape
     exit(2);
 }
 
+/* The workers' folder, empty unless a worker wrote in it (the sandbox refuses that). */
+static void remove_work_dir(void)
+{
+    if (work_dir[0])
+        rmdir(work_dir);
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID] [--source FILE]\n"
@@ -667,6 +678,16 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!realpath(worker_path, worker_abs)) {
+        fprintf(stderr, "cpu-check: no worker %s: %s\n", worker_path, strerror(errno));
+        return 2;
+    }
+    snprintf(work_dir, sizeof work_dir, "/tmp/tilelab-cpu-XXXXXX");
+    if (!mkdtemp(work_dir)) {
+        fprintf(stderr, "cpu-check: cannot make a folder in /tmp: %s\n", strerror(errno));
+        return 2;
+    }
+    atexit(remove_work_dir);
     {   /* the shapes, checked before anything runs */
         tl_shape s;
         tl_mm_shape m;

@@ -506,7 +506,7 @@ std::mutex pool_mu;
 std::condition_variable pool_cv, pool_done;
 uint64_t pool_gen;
 unsigned pool_busy;
-std::vector<std::thread> pool;
+unsigned pool_size;   /* threads started, detached: they park between launches until the process ends */
 
 void worker_loop()
 {
@@ -711,7 +711,7 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     }
     if (dynamic_shared > SHARED_LIMIT)
         tlc_unsupported("more than 48 KiB of dynamic shared memory", file, line);
-    if (pool.empty())
+    if (!pool_size)
         tlc_start();
     g_job.grid = grid;
     g_job.block = block;
@@ -723,7 +723,7 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     g_job.abort = false;
     {
         std::unique_lock<std::mutex> lock(pool_mu);
-        pool_busy = (unsigned)pool.size();
+        pool_busy = pool_size;
         pool_gen++;
         pool_cv.notify_all();
         pool_done.wait(lock, [] { return pool_busy == 0; });
@@ -975,9 +975,10 @@ extern "C" unsigned tlc_pc_offset(uintptr_t pc) { return pc_of((void *)pc); }
  * (which lets no new thread be made with clone3). */
 extern "C" void tlc_start(void)
 {
-    if (!pool.empty())
+    if (pool_size)
         return;
     unsigned n = g_pool_threads ? g_pool_threads : std::max(1u, std::thread::hardware_concurrency());
     for (unsigned i = 0; i < n; i++)
-        pool.emplace_back(worker_loop);
+        std::thread(worker_loop).detach();
+    pool_size = n;
 }
