@@ -34,6 +34,9 @@ void launch_matmul_dbuf(const float *, const float *, float *, int, int, int) __
 }
 
 static int reply_fd = -1;
+/* Set by the first signal handler to reply: two blocks may fault at once,
+ * and only one reply may go out; the other waits for the end. */
+static int replied;
 
 static int write_all(int fd, const void *p, size_t n)
 {
@@ -63,6 +66,9 @@ static int read_all(int fd, void *p, size_t n)
  * address): reply with where, then end. Async-signal-safe calls only. */
 static void on_fault(int sig, siginfo_t *info, void *uc_)
 {
+    if (__atomic_exchange_n(&replied, 1, __ATOMIC_SEQ_CST))
+        for (;;)
+            pause();
     ucontext_t *uc = (ucontext_t *)uc_;
     char report[160];
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -79,6 +85,9 @@ static void on_fault(int sig, siginfo_t *info, void *uc_)
 static void on_sigsys(int sig, siginfo_t *info, void *uc)
 {
     (void)sig, (void)uc;
+    if (__atomic_exchange_n(&replied, 1, __ATOMIC_SEQ_CST))
+        for (;;)
+            pause();
     char report[64];
     int n = snprintf(report, sizeof report, "forbidden\t%d\n", info->si_syscall);
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
