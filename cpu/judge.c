@@ -374,7 +374,11 @@ static int read_report(const char *report, int keep_counters)
                         f[4], f[1], f[2], where_of(a), f[5], nf > 6 ? f[6] : "");
         } else if (!strcmp(f[0], "fault") && nf >= 5) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
-            seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
+            if (!strcmp(f[4], "stack"))
+                seen++, add_finding("bounds", 0, 0, "a CUDA thread's stack overflowed (deep recursion, or large local arrays): "
+                                    "CPU mode gives each 128 KiB; on a GPU this is a stack overflow error too");
+            else
+                seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
                         f[1], f[4], where_of(a), f[3]);
         } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
             char call[200];

@@ -511,6 +511,9 @@ unsigned pool_size;   /* threads started, detached: they park between launches u
 void worker_loop()
 {
     W = new Worker();
+    /* A stack for signal handlers: a fiber that overflows its own still gets its fault reported. */
+    stack_t ss = {malloc(64 * 1024), 0, 64 * 1024};
+    sigaltstack(&ss, nullptr);
     uint64_t seen = 0;
     for (;;) {
         {
@@ -981,4 +984,10 @@ extern "C" void tlc_start(void)
     for (unsigned i = 0; i < n; i++)
         std::thread(worker_loop).detach();
     pool_size = n;
+}
+
+/* 1 when `addr` lies in this OS thread's fiber stacks: a CUDA thread's stack overflowed. */
+extern "C" int tlc_is_stack(uintptr_t addr)
+{
+    return W && addr - (uintptr_t)W->stacks < (uintptr_t)(STACK_BYTES + GUARD_BYTES) * MAX_THREADS;
 }

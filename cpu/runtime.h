@@ -30,6 +30,7 @@ void tlc_start(void);
 void tlc_write_report(FILE *out);
 
 int tlc_in_kernel(void);
+int tlc_is_stack(uintptr_t addr);
 unsigned tlc_pc_offset(uintptr_t pc);
 
 #ifdef __cplusplus

@@ -74,7 +74,7 @@ static void on_fault(int sig, siginfo_t *info, void *uc_)
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
     int n = snprintf(report, sizeof report, "fault\t%s\t%x\t%lx\t%s\n", sig == SIGSEGV ? "SIGSEGV" : "SIGBUS",
                      tlc_pc_offset(pc + 1), (unsigned long)(uintptr_t)info->si_addr,
-                     tlc_in_kernel() ? "kernel" : "host");
+                     tlc_is_stack((uintptr_t)info->si_addr) ? "stack" : tlc_in_kernel() ? "kernel" : "host");
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorIllegalAddress, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
