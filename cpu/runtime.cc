@@ -503,7 +503,8 @@ void run_block(Worker *w, uint64_t b)
 
 /* ---- the pool of OS threads ------------------------------------------------ */
 std::mutex pool_mu;
-std::condition_variable pool_cv, pool_done;
+/* Never destroyed: the parked pool threads still wait on them when the process exits. */
+std::condition_variable &pool_cv = *new std::condition_variable, &pool_done = *new std::condition_variable;
 uint64_t pool_gen;
 unsigned pool_busy;
 unsigned pool_size;   /* threads started, detached: they park between launches until the process ends */
