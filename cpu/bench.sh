@@ -33,3 +33,6 @@ run lab3 "$(ls solutions/lab3-*/*.cu)" "<= 2 s" "1024x1024 padded transpose, cou
     --shape 1x1 --counters 1024x1024
 echo "Unit costs (one OS thread):"
 build/cpu/bench/micro | sed 's/^/  /'
+echo "The largest shapes CPU mode runs (its caps), counters on:"
+run lab2 "$(ls solutions/lab2-*/*.cu)" "-" "lab2 reference at 4096x4096" --shape 1x1 --counters 4096x4096
+run lab4 "$(ls solutions/lab4-*/*.cu)" "-" "lab4 reference at 512x512x512" --mnk 1x1x1 --counters 512x512x512
