@@ -50,6 +50,8 @@ typedef struct {
     char name[256];      /* what the files of this run are called in WORK */
 } run;
 
+static const char *run_log(const run *r);
+
 /* Builds `src` (a file of lab `lab`) for the CPU and runs the CPU check on it
  * with `args`; `tag` names this run's files. Fails the test when it cannot build. */
 static run cpu_check(const char *lab, const char *src, const char *args, const char *tag)
@@ -85,8 +87,16 @@ static run cpu_check(const char *lab, const char *src, const char *args, const c
     char err[256];
     r.json = tl_json_parse_file(json, err, sizeof err);
     cr_assert(r.json, "the CPU check wrote no JSON (%s); exit %d; its output:\n%s", err, r.status,
-              slurp(strcat(strcpy(log, WORK "/"), strcat(r.name, ".log"))));
+              run_log(&r));
     return r;
+}
+
+/* What the CPU check printed for this run. */
+static const char *run_log(const run *r)
+{
+    char path[512];
+    snprintf(path, sizeof path, WORK "/%s.log", r->name);
+    return slurp(path);
 }
 
 static const tl_json *member(const tl_json *o, const char *key)
@@ -353,4 +363,47 @@ Test(cpu_checks, without_syncwarp_the_lanes_race)
     run r = cpu_check("lab5", WORK "/no_syncwarp.cu", "", "");
     cr_expect(finding(&r, "race", 20, 21), "no race between lines 20 and 21:\n%s",
               slurp(WORK "/build_tests_cpu-mode_no_syncwarp_cu.log"));
+}
+
+/* A shared-memory read past the tile's last row: out of bounds, with its line
+ * (lab 2's reference with one index changed, made here). */
+Test(cpu_checks, a_read_past_a_shared_array_is_out_of_bounds)
+{
+    cr_assert_eq(sh("mkdir -p " WORK " && sed 's/= tile\\[threadIdx.x\\]\\[threadIdx.y + j\\]/= tile[threadIdx.x + 1][threadIdx.y + j]/' "
+                    "solutions/lab2-shared-tile/transpose.cu > " WORK "/tile_overrun.cu && grep -q 'threadIdx.x + 1' " WORK "/tile_overrun.cu"), 0);
+    run r = cpu_check("lab2", WORK "/tile_overrun.cu", "--shape 64x64 --no-counters", "");
+    const tl_json *f = member(r.json, "findings")->child;
+    cr_assert(f, "no finding:\n%s", slurp(WORK "/build_tests_cpu-mode_tile_overrun_cu.log"));
+    cr_expect_str_eq(tl_json_string(f, "kind", ""), "bounds");
+    cr_expect_eq(tl_json_number(f, "line", 0), 32);
+    cr_expect(strstr(tl_json_string(f, "text", ""), "shared read"), "%s", tl_json_string(f, "text", ""));
+}
+
+/* The fair submissions (tests/submissions/fair/labN/NAME.patch, each applied to
+ * lab N's reference) are other correct solutions: right and clean here too. */
+Test(cpu_checks, fair_submissions_are_right_and_clean)
+{
+    cr_assert_eq(sh("mkdir -p " WORK "/fair && rm -f " WORK "/fair/* && for p in tests/submissions/fair/lab*/*.patch; do "
+                    "[ -e \"$p\" ] || continue; lab=$(basename $(dirname $p)); "
+                    "patch -s -o " WORK "/fair/$lab-$(basename $p .patch).cu $(ls solutions/$lab-*/*.cu) < $p || exit 1; done"), 0);
+    int n = 0;
+    for (int lab = 1; lab <= 9; lab++) {
+        char pattern[64], cmd[256];
+        snprintf(pattern, sizeof pattern, WORK "/fair/lab%d-", lab);
+        snprintf(cmd, sizeof cmd, "ls %s*.cu > " WORK "/fair.list 2>/dev/null", pattern);
+        if (sh(cmd) != 0)
+            continue;
+        char *list = strdup(slurp(WORK "/fair.list")), *save = NULL;
+        for (char *src = strtok_r(list, "\n", &save); src; src = strtok_r(NULL, "\n", &save), n++) {
+            char name[16];
+            snprintf(name, sizeof name, "lab%d", lab);
+            run r = cpu_check(name, src, lab == 4 ? "--counters 64x64x64" : "--counters 128x128", "");
+            cr_expect_eq(r.status, 0, "%s: not right and clean in CPU mode:\n%s", src, run_log(&r));
+            for (const tl_json *f = member(r.json, "findings")->child; f; f = f->next)
+                cr_expect(0, "%s: %s", src, tl_json_string(f, "text", ""));
+            tl_json_free(r.json);
+        }
+        free(list);
+    }
+    cr_expect_gt(n, 0, "no fair submission found in tests/submissions/fair/");
 }
