@@ -753,8 +753,11 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     }
     align = std::max<size_t>(align, 16);
     size_t off = (w->sh_used + align - 1) / align * align;
-    if (off + bytes + REDZONE - REDZONE - (w->sh_base - (uintptr_t)w->sh_region) > SHARED_LIMIT + g_job.dynamic_shared + 4096)
-        tlc_unsupported("more than 48 KiB of static shared memory in one block", name, 0);
+    size_t declared = bytes + g_job.dynamic_shared;
+    for (const Array &x : w->arrays)
+        declared += x.key ? x.hi - x.lo : 0;
+    if (declared > SHARED_LIMIT || off + bytes + REDZONE > SHARED_ARENA)
+        tlc_unsupported("more than 48 KiB of shared memory in one block", name, 0);
     uintptr_t lo = (uintptr_t)w->sh_region + off;
     w->arrays.push_back(Array{lo, lo + bytes, key, name});
     w->sh_used = off + bytes + REDZONE;
