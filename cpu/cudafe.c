@@ -142,17 +142,17 @@ static void shared_decl(int is_extern)
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(name_end - name_start), decl + name_start);
         const char *dims = bracket ? bracket : "";
-        char buf[4096];
+        char buf[8192];
         if (is_extern) {
             if (strcmp(dims, "[]") != 0)
                 fail("extern __shared__ other than `extern __shared__ T name[];`");
-            snprintf(buf, sizeof buf, "%s *const %s = (%s *)::tlc::shared_dynamic(\"%s\"); ",
-                     type, name, type, name);
+            snprintf(buf, sizeof buf, "%s *const %s = (%s *)::tlc::shared_dynamic(\"%s\", \"%s\", %ld); ",
+                     type, name, type, name, file, line);
         } else {
             snprintf(buf, sizeof buf,
                      "auto &%s = *(%s (*)%s)::tlc::shared_static([] { static char k; return &k; }(), "
-                     "sizeof(%s %s), alignof(%s), \"%s\"); ",
-                     name, type, dims, type, dims, type, name);
+                     "sizeof(%s %s), alignof(%s), \"%s\", \"%s\", %ld); ",
+                     name, type, dims, type, dims, type, name, file, line);
         }
         puts_(buf);
         free(decl);

@@ -738,11 +738,11 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
 
 /* The block's copy of the array declared at `key`: laid out by the first
  * thread that reaches the declaration, found again by every other. */
-void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char *name)
+void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line)
 {
     Worker *w = W;
     if (!w || !w->cur)
-        tlc_unsupported("__shared__ outside a kernel", name, 0);
+        tlc_unsupported("__shared__ outside a kernel", file, line);
     for (const Array &a : w->arrays)
         if (a.key == key)
             return (void *)a.lo;
@@ -757,7 +757,7 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     for (const Array &x : w->arrays)
         declared += x.key ? x.hi - x.lo : 0;
     if (declared > SHARED_LIMIT || off + bytes + REDZONE > SHARED_ARENA)
-        tlc_unsupported("more than 48 KiB of shared memory in one block", name, 0);
+        tlc_unsupported("more than 48 KiB of shared memory in one block", file, line);
     uintptr_t lo = (uintptr_t)w->sh_region + off;
     w->arrays.push_back(Array{lo, lo + bytes, key, name});
     w->sh_used = off + bytes + REDZONE;
@@ -765,13 +765,13 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     return (void *)lo;
 }
 
-void *tlc::shared_dynamic(const char *name)
+void *tlc::shared_dynamic(const char *name, const char *file, int line)
 {
     Worker *w = W;
     if (!w || !w->cur)
-        tlc_unsupported("extern __shared__ outside a kernel", name, 0);
+        tlc_unsupported("extern __shared__ outside a kernel", file, line);
     if (w->arrays.empty())
-        shared_static(&w->arrays, 0, 16, "(start)");
+        shared_static(&w->arrays, 0, 16, "(start)", file, line);
     w->arrays[0].name = name;
     return (void *)w->arrays[0].lo;
 }

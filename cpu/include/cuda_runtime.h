@@ -131,8 +131,8 @@ typedef void (*block_entry)(void *ctx);
 /* Runs the whole grid before it returns (a CPU launch is synchronous). */
 void run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry entry, void *ctx,
               const char *file, int line);
-void *shared_static(const void *key, size_t bytes, size_t align, const char *name);
-void *shared_dynamic(const char *name);
+void *shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line);
+void *shared_dynamic(const char *name, const char *file, int line);
 
 template <class... P> struct launcher {
     void (*kernel)(P...);
