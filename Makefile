@@ -26,6 +26,7 @@ KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
+	@echo "  build/labN --cpu     the quick check on the CPU, no GPU needed: results, races, barriers, bounds, counters (run by itself without a GPU)"
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make labN SOLUTION=1 the same with the reference solution (instructors)"
 endif
@@ -37,13 +38,14 @@ ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make gradescope LAB=labN  results/dist/tilelab-gradescope-labN.zip: an autograder to upload to Gradescope"
 endif
 ifneq ($(HAVE_KIT_TESTS),)
-	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+	@echo "  make test            unit tests, every skeleton and solution compiled, CPU mode's tests, GPU suite (skipped without a GPU)"
 endif
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 else
 	@echo "  make bench           time copy, your kernels and cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 endif
+	@echo "  make bench-cpu       CPU mode's speed on this machine: each lab's reference, the barrier and access costs (a table, no GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
 ifneq ($(HAVE_SOLUTIONS),)
