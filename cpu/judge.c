@@ -407,7 +407,8 @@ static int read_report(const char *report, int keep_counters)
 }
 
 /* ---- cases ------------------------------------------------------------------ */
-typedef struct { char name[64], verdict[16], message[512]; int findings; } case_result;
+/* output: what the lab file printed (printf in a kernel), its start, from the run in thread order. */
+typedef struct { char name[64], verdict[16], message[512], output[STDERR_KEEP]; int findings; } case_result;
 static case_result results[64];
 static int nresults;
 
@@ -503,6 +504,8 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     snprintf(r->verdict, sizeof r->verdict, "ok");
     r->message[0] = 0;
     reply w = run_worker(op, a, b, c, counting, order, in, n_in, n_out);
+    if (!order)
+        snprintf(r->output, sizeof r->output, "%s", w.exit_code == 3 ? "" : w.err);
     if (w.report)
         r->findings += read_report(w.report, counting);
     int ok = 0;
@@ -734,7 +737,8 @@ int main(int argc, char **argv)
 #define CASE(op, a, b, c, counting, ...) do { snprintf(name, sizeof name, __VA_ARGS__); \
         int ok_ = run_case(name, op, a, b, c, counting); pass += ok_; total++; \
         case_result *r_ = &results[nresults - 1]; \
-        printf("%-22s %-11s%s%s\n", r_->name, r_->verdict, r_->message[0] ? "  " : "", r_->message); } while (0)
+        printf("%-22s %-11s%s%s\n", r_->name, r_->verdict, r_->message[0] ? "  " : "", r_->message); \
+        if (r_->output[0]) printf("    your code printed:\n%s%s", r_->output, r_->output[strlen(r_->output) - 1] == '\n' ? "" : "\n"); } while (0)
     if (!strcmp(kind, "transpose")) {
         tl_shape s, c = {1024, 1024};
         if (shape) {

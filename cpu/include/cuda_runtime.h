@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>   /* printf in a kernel, which CUDA declares without an include */
 #include <string.h>
 #include <math.h>
 #include <tuple>
@@ -42,10 +43,10 @@ struct dim3 {
     dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     operator uint3() const { return uint3{x, y, z}; }
 };
-struct float2 { float x, y; };
-struct float4 { float x, y, z, w; };
-struct int2 { int x, y; };
-struct int4 { int x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
 inline float2 make_float2(float x, float y) { return float2{x, y}; }
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 inline int2 make_int2(int x, int y) { return int2{x, y}; }
