@@ -306,7 +306,13 @@ void account(Worker *w, const Rec *const *group, int n)
                 sectors[k++] = x;
         std::sort(sectors, sectors + k);
         s.units += std::unique(sectors, sectors + k) - sectors;
-        s.ideal += (n * size + 31) / 32;
+        /* Ideal: the distinct bytes asked for, in as few sectors as hold them
+         * (lanes reading one address are served once). */
+        uintptr_t addrs[32];
+        for (int i = 0; i < n; i++)
+            addrs[i] = group[i]->addr;
+        std::sort(addrs, addrs + n);
+        s.ideal += ((std::unique(addrs, addrs + n) - addrs) * size + 31) / 32;
         return;
     }
     /* Shared: 8-byte accesses are served per half warp, 16-byte per quarter. */
