@@ -745,7 +745,7 @@ int main(int argc, char **argv)
             if (tl_parse_shape(shape, &s)) { usage(stderr); return 2; }
             CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
         } else {
-            static const tl_shape visible[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {61, 67}, {257, 131}};
+            static const tl_shape visible[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {1024, 1}, {61, 67}, {257, 131}, {1000, 1500}};
             for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
                 CASE(TLC_TRANSPOSE, visible[i].rows, visible[i].cols, 0, 0, "%dx%d", visible[i].rows, visible[i].cols);
         }

@@ -33,6 +33,14 @@ static int sh(const char *cmd)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+static int tool_newlines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
 static char *slurp(const char *path)
 {
     static char buf[1 << 16];
@@ -406,4 +414,67 @@ Test(cpu_checks, fair_submissions_are_right_and_clean)
         free(list);
     }
     cr_expect_gt(n, 0, "no fair submission found in tests/submissions/fair/");
+}
+
+/* ---- the source step (build/cpu/cudafe) ------------------------------------- */
+/* What cudafe makes of `input` (a preprocessed line marker first). */
+static const char *cudafe(const char *name, const char *input, int *status)
+{
+    char path[256], cmd[1024];
+    sh("mkdir -p " WORK);
+    snprintf(path, sizeof path, WORK "/cudafe-%s", name);
+    strcat(path, ".in");
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fprintf(f, "# 1 \"lab.cu\"\n%s", input);
+    fclose(f);
+    path[strlen(path) - 3] = 0;
+    snprintf(cmd, sizeof cmd, "build/cpu/cudafe < %s.in > %s.out 2> %s.err", path, path, path);
+    *status = sh(cmd);
+    strcat(path, *status ? ".err" : ".out");
+    return slurp(path);
+}
+
+Test(cpu_cudafe, a_launch_names_its_kernel_file_and_line)
+{
+    int status;
+    const char *out = cudafe("launch", "void f() {\n  k<<<g, dim3(1, 2), 64>>>(a, b);\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "::tlc::launch(k, \"lab.cu\", 2, g, dim3(1, 2), 64)(a, b);"), "%s", out);
+}
+
+Test(cpu_cudafe, every_declarator_of_a_shared_declaration_gets_one_copy_per_block)
+{
+    int status;
+    const char *out = cudafe("declarators", "void k() {\n  __shared__ float a[2][33], b[8];\n  __shared__ int n;\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "auto &a = *(float (*)[2][33])::tlc::shared_static("), "%s", out);
+    cr_expect(strstr(out, "auto &b = *(float (*)[8])::tlc::shared_static("), "%s", out);
+    cr_expect(strstr(out, "auto &n = *(int (*))::tlc::shared_static("), "%s", out);
+    cr_expect(strstr(out, "\"lab.cu\", 3)"), "the line of n's declaration: %s", out);
+    cr_expect_eq(tool_newlines(out), 5, "lines added or lost:\n%s", out);
+}
+
+Test(cpu_cudafe, extern_shared_is_the_dynamic_part)
+{
+    int status;
+    const char *out = cudafe("extern", "void k() {\n  extern __shared__ float dyn[];\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "float *const dyn = (float *)::tlc::shared_dynamic(\"dyn\", \"lab.cu\", 2);"), "%s", out);
+}
+
+Test(cpu_cudafe, shared_at_file_scope_is_refused_with_its_line)
+{
+    int status;
+    const char *out = cudafe("file_scope", "\n__shared__ float t[4];\n", &status);
+    cr_expect_neq(status, 0);
+    cr_expect(strstr(out, "lab.cu:2: not supported in CPU mode: __shared__ at file scope"), "%s", out);
+}
+
+Test(cpu_cudafe, strings_are_left_alone)
+{
+    int status;
+    const char *out = cudafe("strings", "const char *s = \"__shared__ x<<<1,1>>>\";\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "\"__shared__ x<<<1,1>>>\""), "%s", out);
 }
