@@ -319,11 +319,6 @@ static void add_finding(const char *k, int line, int line2, const char *fmt, ...
     snprintf(f->superstep, sizeof f->superstep, "%s", ss ? ss : "");
 }
 
-static const char *where_of(const site *s)
-{
-    return s->where;
-}
-
 /* Reads one case's report into findings; counters go into `sites_out`. */
 typedef struct { unsigned pc; char space[8], op[4]; unsigned long long requests, units, ideal; } counter;
 static counter counters[MAX_SITES];
@@ -357,8 +352,8 @@ static int read_report(const char *report, int keep_counters)
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
             seen++, add_finding("race", a->line, b->line,
                         "race on shared memory: %s of %s (byte %s) at %s and at %s, by different threads with no barrier between (%s; %s times)",
-                        !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], f[6], where_of(a),
-                        where_of(b), f[7], f[4]);
+                        !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], f[6], a->where,
+                        b->where, f[7], f[4]);
         } else if (!strcmp(f[0], "barrier") && nf >= 8) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
             if (!strcmp(f[1], "divergent") && !strcmp(a->where, b->where))
@@ -366,15 +361,15 @@ static int read_report(const char *report, int keep_counters)
             else if (!strcmp(f[1], "divergent"))
                 seen++, add_finding("barrier", a->line, b->line,
                             "barrier divergence: threads of one block wait at different barriers, %s and %s (%s; in %s blocks)",
-                            where_of(a), where_of(b), f[7], f[4]);
+                            a->where, b->where, f[7], f[4]);
             else
                 seen++, add_finding("barrier", a->line, 0,
                             "barrier at %s reached by %s of %s threads of the block: the others exited without it (%s; in %s blocks)",
-                            where_of(a), f[5], f[6], f[7], f[4]);
+                            a->where, f[5], f[6], f[7], f[4]);
         } else if (!strcmp(f[0], "oob") && nf >= 7) {
             const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
             seen++, add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
-                        f[4], f[1], f[2], where_of(a), f[5], nf > 6 ? f[6] : "");
+                        f[4], f[1], f[2], a->where, f[5], nf > 6 ? f[6] : "");
         } else if (!strcmp(f[0], "fault") && nf >= 5) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
             if (!strcmp(f[4], "stack"))
@@ -382,7 +377,7 @@ static int read_report(const char *report, int keep_counters)
                                     "CPU mode gives each 128 KiB; on a GPU this is a stack overflow error too");
             else
                 seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
-                        f[1], f[4], where_of(a), f[3]);
+                        f[1], f[4], a->where, f[3]);
         } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
             char call[200];
             tl_sandbox_describe(atoi(f[1]), call, sizeof call);
@@ -392,7 +387,7 @@ static int read_report(const char *report, int keep_counters)
             host_lines++;
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
             seen++, add_finding("host", a->line, 0, "host code at %s %s device memory: on a GPU this crashes; copy with a kernel",
-                        where_of(a), !strcmp(f[1], "write") ? "writes" : "reads");
+                        a->where, !strcmp(f[1], "write") ? "writes" : "reads");
         } else if (!strcmp(f[0], "counter") && nf >= 7 && keep_counters && ncounters < MAX_SITES) {
             counter *c = &counters[ncounters++];
             c->pc = (unsigned)strtoul(f[1], NULL, 16);
@@ -428,7 +423,7 @@ static double *ref_matmul(const float *A, const float *B, int M, int N, int K, d
     return C;
 }
 
-/* First element outside its bound; count of them. rows x cols for the message. */
+/* 1 when every element is within its bound; else the first one outside and how many, in msg. */
 static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, char *msg, size_t len)
 {
     size_t bad = 0, first = 0;
@@ -458,18 +453,18 @@ static const char *status_name(int s)
 }
 
 static int run_once(case_result *r, int op, int a, int b, int c, int counting, uint32_t order, const float *in,
-                    uint32_t n_in, uint32_t n_out, int rows, int cols);
+                    uint32_t n_in, uint32_t n_out, int cols);
 
 /* One case: inputs seeded, the worker run, its output checked here. */
 static int run_case(const char *name, int op, int a, int b, int c, int counting)
 {
     uint32_t n_in, n_out;
-    int rows = 1, cols = 1;
+    int cols = 1;   /* the output's row length, for the first mismatch's place */
     switch (op) {
-    case TLC_TRANSPOSE: n_in = n_out = (uint32_t)a * b; rows = b, cols = a; break;
-    case TLC_MATMUL: case TLC_MATMUL_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; rows = a, cols = b; break;
+    case TLC_TRANSPOSE: n_in = n_out = (uint32_t)a * b; cols = a; break;
+    case TLC_MATMUL: case TLC_MATMUL_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; cols = b; break;
     case TLC_BLOCK_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
-    case TLC_TRANSPOSE_INPLACE: n_in = n_out = (uint32_t)a * a; rows = cols = a; break;
+    case TLC_TRANSPOSE_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
     default: n_in = n_out = a; cols = a; break;
     }
     float *in = malloc(((size_t)n_in + 1) * sizeof(float));
@@ -483,12 +478,12 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
         free(in);
         return 0;
     }
-    int ok = run_once(r, op, a, b, c, counting, 0, in, n_in, n_out, rows, cols);
+    int ok = run_once(r, op, a, b, c, counting, 0, in, n_in, n_out, cols);
     /* Again with the threads between barriers in a shuffled order: a race
      * the thread order happens to hide changes the result there. */
     case_result again = *r;
     uint32_t order = (uint32_t)tl_splitmix64(seed) | 1;
-    if (ok && !counting && !run_once(&again, op, a, b, c, 0, order, in, n_in, n_out, rows, cols)) {
+    if (ok && !counting && !run_once(&again, op, a, b, c, 0, order, in, n_in, n_out, cols)) {
         ok = 0;
         snprintf(r->verdict, sizeof r->verdict, "%s", again.verdict);
         snprintf(r->message, sizeof r->message, "right with threads in thread order, not in a shuffled order "
@@ -499,7 +494,7 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
 }
 
 static int run_once(case_result *r, int op, int a, int b, int c, int counting, uint32_t order, const float *in,
-                    uint32_t n_in, uint32_t n_out, int rows, int cols)
+                    uint32_t n_in, uint32_t n_out, int cols)
 {
     snprintf(r->verdict, sizeof r->verdict, "ok");
     r->message[0] = 0;
@@ -572,7 +567,6 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         ok = compare(want, bound, w.out, n_out, cols, r->message, sizeof r->message);
         if (!ok)
             snprintf(r->verdict, sizeof r->verdict, "wrong");
-        (void)rows;
         free(want);
         free(bound);
     }

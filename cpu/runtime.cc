@@ -26,7 +26,7 @@
  *            shared one outside every __shared__ array, stops the launch
  *            with cudaErrorIllegalAddress before it happens.
  *
- * Counters (TILELAB_CPU_COUNT, on by default). Each thread's accesses are
+ * Counters (when the request asks: the CPU check's counters case). Each thread's accesses are
  * recorded between barriers; the lanes of a warp are grouped by the
  * instruction that issued an access and how many times each lane had run it
  * before (lock-step at memory accesses). A group is one warp-level request:
