@@ -424,7 +424,8 @@ static double *ref_matmul(const float *A, const float *B, int M, int N, int K, d
 }
 
 /* 1 when every element is within its bound; else the first one outside and how many, in msg. */
-static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, char *msg, size_t len)
+static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, int poisoned,
+                   char *msg, size_t len)
 {
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
@@ -436,8 +437,9 @@ static int compare(const double *want, const double *bound, const float *got, si
         }
     }
     if (bad)
-        snprintf(msg, len, "first mismatch at (row %zu, col %zu): expected %.6g, got %.6g; %zu of %zu elements wrong",
-                 first / (size_t)cols, first % (size_t)cols, want[first], (double)got[first], bad, n);
+        snprintf(msg, len, "first mismatch at (row %zu, col %zu): expected %.6g, got %.6g%s; %zu of %zu elements wrong",
+                 first / (size_t)cols, first % (size_t)cols, want[first], (double)got[first],
+                 poisoned && isnan(got[first]) ? " (the NaN the output was filled with: nothing was written there)" : "", bad, n);
     return bad == 0;
 }
 
@@ -564,7 +566,7 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
                 bound[k] = 2.0 * CHUNK * FLT_EPSILON * m + FLT_MIN;
             }
         }
-        ok = compare(want, bound, w.out, n_out, cols, r->message, sizeof r->message);
+        ok = compare(want, bound, w.out, n_out, cols, op != TLC_TRANSPOSE_INPLACE, r->message, sizeof r->message);
         if (!ok)
             snprintf(r->verdict, sizeof r->verdict, "wrong");
         free(want);
