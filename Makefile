@@ -71,6 +71,7 @@ DEPS_NAMES := $(if $(HAVE_KIT_TESTS),Criterion and libseccomp,libseccomp)
 $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
 	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/$(if $(SOLUTION),$(if $(HAVE_SOLUTIONS),,; the reference solutions ship with the instructor kit only)))" >&2; exit 2; }; \
 	$(SUBMISSION) LAB=$@ SRC="$$src" check && \
+	{ $(SUBMISSION) LAB=$@ SRC="$$src" cpu >/dev/null 2>&1 || echo "(CPU mode cannot build this file: build/$@ --cpu says why)"; } && \
 	out=$$($(SUBMISSION) LAB=$@ SRC="$$src" print-dirs | cut -d' ' -f1) && \
 	ln -sfn "$${out#$(B)/}/check" $(B)/$@ && \
 	printf '%s %s\n' $@ "$$src" > $(B)/current-lab && \
@@ -99,7 +100,7 @@ KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/repo
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
   $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
   $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu)) \
-  $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe
+  $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 kit: need-nvcc need-seccomp $(KIT_SHARED)
 
 # Every lab's skeleton and solution, built exactly as the grader builds them

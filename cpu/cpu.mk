@@ -15,14 +15,24 @@ CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Icommon
 CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
                  -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
+# The CUDA headers CPU mode does not emulate: each a header of one #error line
+# in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
+# /usr/local/include), so the compiler names the file, its line and the header.
+CPU_REFUSED_HEADERS := cuda.h cuda_fp16.h cuda_bf16.h mma.h cooperative_groups.h cublas.h cublas_v2.h cublasLt.h \
+                       cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
 
 .PHONY: cpu cpu-kit print-cpu
 cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
 print-cpu:
 	@echo $(CPU_OUT)/worker $(KIND)
-cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 
+$(CPU_KIT)/refused/.stamp: cpu/cpu.mk
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)for h in $(CPU_REFUSED_HEADERS); do \
+	  printf '#error "not supported in CPU mode: %s (a CUDA library or feature the CPU runtime does not emulate)"\n' $$h > $(@D)/$$h; \
+	done && touch $@
 $(CPU_KIT)/cudafe: cpu/cudafe.c
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
@@ -54,12 +64,12 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c c
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.
 # Its public headers are copied beside it, as for nvcc (common/submission.mk).
-$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h cpu/include/cuda_fp16.h $(CPU_KIT)/cudafe cpu/cpu.mk
+$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
 	@rm -rf $(CPU_OUT)/public
 	@mkdir -p $(CPU_OUT)/public
 	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/
 	@echo "  CPU   $@"
-	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
 	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
 	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $(CPU_OUT)/student.cpu.ii -o $@
 $(CPU_OUT)/worker: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp

@@ -324,21 +324,28 @@ Test(cpu_counters, lab2_equals_ncu) { assert_equals_ncu("lab2", "solutions/lab2-
 Test(cpu_counters, lab3_equals_ncu) { assert_equals_ncu("lab3", "solutions/lab3-padding/transpose.cu", "tests/fixtures/ncu-padded.csv"); }
 
 /* ---- build/labN --cpu, and CPU mode chosen by itself (common/quick-check) ---- */
-#define QC "mkdir -p " WORK " && printf '#!/bin/sh\\necho \"$@\"\\n' > " WORK "/print-args && " \
+/* build/labN's environment for SRC of LAB, the CPU check replaced by a script
+ * that prints its arguments; each test its own ARCH, so their builds of one
+ * file never share a folder. */
+#define QC(lab, src, arch) "mkdir -p " WORK " && printf '#!/bin/sh\\necho \"$@\"\\n' > " WORK "/print-args && " \
            "printf '#!/bin/sh\\necho no usable NVIDIA GPU here >&2; exit 2\\n' > " WORK "/no-gpu && " \
            "chmod +x " WORK "/print-args " WORK "/no-gpu && " \
-           "TILELAB_CHECK=false TILELAB_LAB=lab3 TILELAB_KIND=transpose TILELAB_SOURCE=labs/x.cu " \
-           "TILELAB_CPU_WORKER=w TILELAB_CPU_CHECK=" WORK "/print-args "
+           "TILELAB_KIT=$PWD TILELAB_ARCH=" arch " TILELAB_CHECK=false TILELAB_LAB=" lab " TILELAB_KIND=transpose " \
+           "TILELAB_SOURCE=" src " TILELAB_CPU_WORKER=w TILELAB_CPU_CHECK=" WORK "/print-args "
 
 Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
 {
-    cr_assert_eq(sh(QC "sh common/quick-check --cpu --rows 3 --cols 5 --seed 7 > " WORK "/qc.out 2>&1"), 0);
-    cr_expect_str_eq(slurp(WORK "/qc.out"), "--worker w --kind transpose --lab lab3 --source labs/x.cu --seed 7 --shape 3x5\n");
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc1") "sh common/quick-check --cpu --rows 3 --cols 5 --seed 7 > " WORK "/qc.out 2>&1"), 0,
+                 "%s", slurp(WORK "/qc.out"));
+    cr_expect_str_eq(slurp(WORK "/qc.out"), "--worker w --kind transpose --lab lab3 --source solutions/lab3-padding/transpose.cu "
+                     "--seed 7 --shape 3x5\n");
+    cr_expect_eq(sh("test -x build/qc1/solutions_lab3-padding_transpose/cpu/worker"), 0, "the CPU build was not made");
 }
 
 Test(cpu_quick_check, without_a_gpu_it_says_so_and_runs_on_the_cpu)
 {
-    cr_assert_eq(sh(QC "TILELAB_PROBE=" WORK "/no-gpu sh common/quick-check > " WORK "/qc2.out 2>&1"), 0);
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") "TILELAB_PROBE=" WORK "/no-gpu sh common/quick-check > " WORK "/qc2.out 2>&1"), 0,
+                 "%s", slurp(WORK "/qc2.out"));
     const char *out = slurp(WORK "/qc2.out");
     cr_expect(strstr(out, "build/lab3: no usable NVIDIA GPU here\nbuild/lab3: so this runs in CPU mode (build/lab3 --cpu)"), "%s", out);
     cr_expect(strstr(out, "--worker w --kind transpose"), "%s", out);
@@ -477,4 +484,16 @@ Test(cpu_cudafe, strings_are_left_alone)
     const char *out = cudafe("strings", "const char *s = \"__shared__ x<<<1,1>>>\";\n", &status);
     cr_assert_eq(status, 0, "%s", out);
     cr_expect(strstr(out, "\"__shared__ x<<<1,1>>>\""), "%s", out);
+}
+
+/* A file CPU mode cannot compile: build/labN --cpu says so, with the
+ * compiler's line, and exits 2 (and build/labN for a GPU is not held up). */
+Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
+{
+    cr_assert_eq(sh(QC("lab4", "tests/submissions/lab4/half_accumulate.cu", "qc3")
+                    "sh common/quick-check --cpu > " WORK "/qc3.out 2>&1"), 2, "%s", slurp(WORK "/qc3.out"));
+    const char *out = slurp(WORK "/qc3.out");
+    cr_expect(strstr(out, "build/lab4: CPU mode cannot build tests/submissions/lab4/half_accumulate.cu:"), "%s", out);
+    cr_expect(strstr(out, "not supported in CPU mode: cuda_fp16.h"), "%s", out);
+    cr_expect(!strstr(out, "--worker"), "the CPU check ran anyway:\n%s", out);
 }
