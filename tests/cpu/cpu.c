@@ -497,3 +497,16 @@ Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
     cr_expect(strstr(out, "not supported in CPU mode: cuda_fp16.h"), "%s", out);
     cr_expect(!strstr(out, "--worker"), "the CPU check ran anyway:\n%s", out);
 }
+
+/* A race the thread order hides (each thread reads what its left neighbour,
+ * run just before it, wrote): right in thread order, wrong in the shuffled
+ * one, and reported as a race either way. */
+Test(cpu_checks, the_shuffled_order_shows_a_race_thread_order_hides)
+{
+    run r = cpu_check("lab5", "tests/cpu/fixtures/left_neighbour.cu", "--n 2000", "");
+    const tl_json *c = result(&r, "pair_sums n=2000");
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "wrong", "%s", run_log(&r));
+    cr_expect(strstr(tl_json_string(c, "message", ""), "right with threads in thread order, not in a shuffled order"),
+              "%s", tl_json_string(c, "message", ""));
+    cr_expect(finding(&r, "race", 16, 18), "no race between lines 16 and 18:\n%s", run_log(&r));
+}
