@@ -37,7 +37,7 @@ $(CPU_KIT)/cudafe: cpu/cudafe.c
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc -std=c11 -O2 -Wall -Wextra $< -o $@
-$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/include/cuda_runtime.h
+$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@

@@ -423,6 +423,18 @@ static double *ref_matmul(const float *A, const float *B, int M, int N, int K, d
     return C;
 }
 
+/* Where a NaN in the output came from, when CPU mode put it there. */
+static const char *nan_origin(float got, int poisoned)
+{
+    uint32_t bits;
+    memcpy(&bits, &got, sizeof bits);
+    if (bits == 0xffffffffu && poisoned)
+        return " (the NaN the output was filled with: nothing was written there)";
+    if ((bits & 0x7fffffffu) == TLC_UNWRITTEN_SHARED)
+        return " (the NaN CPU mode fills shared memory with: read before any thread wrote it)";
+    return "";
+}
+
 /* 1 when every element is within its bound; else the first one outside and how many, in msg. */
 static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, int poisoned,
                    char *msg, size_t len)
@@ -439,7 +451,7 @@ static int compare(const double *want, const double *bound, const float *got, si
     if (bad)
         snprintf(msg, len, "first mismatch at (row %zu, col %zu): expected %.6g, got %.6g%s; %zu of %zu elements wrong",
                  first / (size_t)cols, first % (size_t)cols, want[first], (double)got[first],
-                 poisoned && isnan(got[first]) ? " (the NaN the output was filled with: nothing was written there)" : "", bad, n);
+                 nan_origin(got[first], poisoned), bad, n);
     return bad == 0;
 }
 

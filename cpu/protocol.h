@@ -11,6 +11,11 @@
 
 #include <stdint.h>
 
+/* The bits of a float in shared memory that no thread has written: a quiet NaN
+ * with a payload, apart from the output's fill (all ones bytes), and kept by
+ * most arithmetic on it. */
+#define TLC_UNWRITTEN_SHARED 0x7fc0deadu
+
 enum tlc_op {
     TLC_TRANSPOSE = 1,     /* a rows, b cols: in rows*cols -> out cols*rows */
     TLC_MATMUL,            /* a M, b N, c K: in A (M*K) then B (K*N) -> out M*N */

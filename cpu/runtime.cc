@@ -38,6 +38,7 @@
  */
 #include "cuda_runtime.h"
 #include "runtime.h"
+#include "protocol.h"
 
 #include <algorithm>
 #include <atomic>
@@ -236,6 +237,15 @@ struct Worker {
 };
 thread_local Worker *W;
 
+/* Shared memory before any thread wrote it: a NaN of its own (TLC_UNWRITTEN_SHARED),
+ * so reading it shows in the result, and the CPU check can say where it came from. */
+void fill_unwritten(char *p, size_t bytes)
+{
+    uint32_t word = TLC_UNWRITTEN_SHARED;
+    for (size_t i = 0; i + 4 <= bytes; i += 4)
+        memcpy(p + i, &word, 4);
+}
+
 void fiber_main()
 {
     Worker *w = W;
@@ -420,7 +430,7 @@ void run_block(Worker *w, uint64_t b)
     for (unsigned i = 0; i < n; i++)
         fiber_init(w, i);
     /* Shared memory starts as NaN, so reading what no thread wrote shows in the result. */
-    memset(w->sh_region, 0xff, w->sh_used ? w->sh_used : (size_t)SHARED_ARENA);
+    fill_unwritten(w->sh_region, w->sh_used ? w->sh_used : (size_t)SHARED_ARENA);
     w->epoch = ++w->clock;
     for (unsigned i = 0; i < (n + 31) / 32; i++)
         w->wep[i] = ++w->clock;
@@ -767,7 +777,7 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     uintptr_t lo = (uintptr_t)w->sh_region + off;
     w->arrays.push_back(Array{lo, lo + bytes, key, name});
     w->sh_used = off + bytes + REDZONE;
-    memset((void *)lo, 0xff, bytes);
+    fill_unwritten((char *)lo, bytes);
     return (void *)lo;
 }
 
