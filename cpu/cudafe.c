@@ -146,13 +146,13 @@ static void shared_decl(int is_extern)
         if (is_extern) {
             if (strcmp(dims, "[]") != 0)
                 fail("extern __shared__ other than `extern __shared__ T name[];`");
-            snprintf(buf, sizeof buf, "%s *const %s = (%s *)::tlc::shared_dynamic(\"%s\", \"%s\", %ld); ",
-                     type, name, type, name, file, line);
+            snprintf(buf, sizeof buf, "%s *const %s = (%s *)::tlc::shared_dynamic(\"%s\", \"%s\", %ld, sizeof(%s)); ",
+                     type, name, type, name, file, line, type);
         } else {
             snprintf(buf, sizeof buf,
-                     "auto &%s = *(%s (*)%s)::tlc::shared_static([] { static char k; return &k; }(), "
-                     "sizeof(%s %s), alignof(%s), \"%s\", \"%s\", %ld); ",
-                     name, type, dims, type, dims, type, name, file, line);
+                     "auto &%s = *::tlc::shared_array<%s %s>([] { static char k; return &k; }(), "
+                     "\"%s\", \"%s\", %ld); ",
+                     name, type, dims, name, file, line);
         }
         puts_(buf);
         free(decl);

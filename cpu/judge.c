@@ -328,6 +328,16 @@ static int ncounters;
 static char forbidden[200];
 static int host_lines;
 
+/* "once", "4 times" */
+static const char *times(const char *count)
+{
+    static char buf[40];
+    snprintf(buf, sizeof buf, "%s", !strcmp(count, "1") ? "once" : count);
+    if (strcmp(count, "1"))
+        strncat(buf, " times", sizeof buf - strlen(buf) - 1);
+    return buf;
+}
+
 static int read_report(const char *report, int keep_counters)
 {
     int seen = 0;
@@ -350,21 +360,25 @@ static int read_report(const char *report, int keep_counters)
         }
         if (!strcmp(f[0], "race") && nf >= 8) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
+            if (b->line < a->line) {   /* one finding per pair of lines, in line order */
+                const site *t = a;
+                a = b, b = t;
+            }
             seen++, add_finding("race", a->line, b->line,
-                        "race on shared memory: %s of %s (byte %s) at %s and at %s, by different threads with no barrier between (%s; %s times)",
-                        !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], f[6], a->where,
-                        b->where, f[7], f[4]);
+                        "race on shared memory: %s of %s at %s and at %s, by different threads with no barrier between (%s; seen %s)",
+                        !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], a->where,
+                        b->where, f[7], times(f[4]));
         } else if (!strcmp(f[0], "barrier") && nf >= 8) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
             if (!strcmp(f[1], "divergent") && !strcmp(a->where, b->where))
                 ;   /* one barrier the compiler copied: the same line twice */
             else if (!strcmp(f[1], "divergent"))
                 seen++, add_finding("barrier", a->line, b->line,
-                            "barrier divergence: threads of one block wait at different barriers, %s and %s (%s; in %s blocks)",
+                            "barrier divergence: threads of one block wait at different barriers, %s and %s (%s; in %s block(s))",
                             a->where, b->where, f[7], f[4]);
             else
                 seen++, add_finding("barrier", a->line, 0,
-                            "barrier at %s reached by %s of %s threads of the block: the others exited without it (%s; in %s blocks)",
+                            "barrier at %s reached by %s of %s threads of the block: the others exited without it (%s; in %s block(s))",
                             a->where, f[5], f[6], f[7], f[4]);
         } else if (!strcmp(f[0], "oob") && nf >= 7) {
             const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));

@@ -187,7 +187,35 @@ struct Shadow {
     uint32_t w_epoch, r_epoch, w_pc, w_wep, r_wep, r_pc[2];
     uint16_t w_tid, r_tid, r_warp, r_who[2];
 };
-struct Array { uintptr_t lo, hi; const void *key; std::string name; };
+struct Array {
+    uintptr_t lo, hi;
+    const void *key;
+    std::string name;
+    size_t element = 1;
+    int rank = 0;
+    size_t extents[4] = {0, 0, 0, 0};
+};
+
+/* "tile[3][5]" for the byte at `offset` into the array (its first byte's element). */
+std::string element_name(const Array &a, size_t offset)
+{
+    std::string s = a.name;
+    size_t index = offset / a.element;
+    char buf[32];
+    if (a.rank == 0) {
+        if (a.key && a.element > 1 && offset)
+            snprintf(buf, sizeof buf, " (byte %zu)", offset), s += buf;
+        else if (!a.key)   /* dynamic shared memory: a flat array of its declared type */
+            snprintf(buf, sizeof buf, "[%zu]", index), s += buf;
+        return s;
+    }
+    size_t stride[4], total = 1;
+    for (int d = a.rank - 1; d >= 0; d--)
+        stride[d] = total, total *= a.extents[d];
+    for (int d = 0; d < a.rank; d++)
+        snprintf(buf, sizeof buf, "[%zu]", index / stride[d] % (d ? a.extents[d] : (size_t)-1)), s += buf;
+    return s;
+}
 
 struct Job {
     dim3 grid, block;
@@ -612,8 +640,8 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
                 r.block = w->block_id;
                 r.t1 = prior_tid;
                 r.t2 = tid;
-                r.array = arr->name;
                 r.offset = (unsigned)(word * 4 + w->sh_base - arr->lo);
+                r.array = element_name(*arr, r.offset);
             }
         }
         if (write) {
@@ -754,7 +782,8 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
 
 /* The block's copy of the array declared at `key`: laid out by the first
  * thread that reaches the declaration, found again by every other. */
-void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line)
+void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line,
+                         size_t element, int rank, const size_t *extents)
 {
     Worker *w = W;
     if (!w || !w->cur)
@@ -775,13 +804,18 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     if (declared > SHARED_LIMIT || off + bytes + REDZONE > SHARED_ARENA)
         tlc_unsupported("more than 48 KiB of shared memory in one block", file, line);
     uintptr_t lo = (uintptr_t)w->sh_region + off;
-    w->arrays.push_back(Array{lo, lo + bytes, key, name});
+    Array arr{lo, lo + bytes, key, name};
+    arr.element = element ? element : 1;
+    arr.rank = rank;
+    for (int d = 0; d < rank && d < 4; d++)
+        arr.extents[d] = extents[d];
+    w->arrays.push_back(arr);
     w->sh_used = off + bytes + REDZONE;
     fill_unwritten((char *)lo, bytes);
     return (void *)lo;
 }
 
-void *tlc::shared_dynamic(const char *name, const char *file, int line)
+void *tlc::shared_dynamic(const char *name, const char *file, int line, size_t element)
 {
     Worker *w = W;
     if (!w || !w->cur)
@@ -789,6 +823,7 @@ void *tlc::shared_dynamic(const char *name, const char *file, int line)
     if (w->arrays.empty())
         shared_static(&w->arrays, 0, 16, "(start)", file, line);
     w->arrays[0].name = name;
+    w->arrays[0].element = element ? element : 1;
     return (void *)w->arrays[0].lo;
 }
 

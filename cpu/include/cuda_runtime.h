@@ -25,6 +25,7 @@
 #include <string.h>
 #include <math.h>
 #include <tuple>
+#include <type_traits>
 
 #define TILELAB_CPU 1
 
@@ -132,8 +133,19 @@ typedef void (*block_entry)(void *ctx);
 /* Runs the whole grid before it returns (a CPU launch is synchronous). */
 void run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry entry, void *ctx,
               const char *file, int line);
-void *shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line);
-void *shared_dynamic(const char *name, const char *file, int line);
+/* The block's copy of an array: its bytes, alignment, element size and
+ * extents (rank 0 to 4), so a report can name an element as tile[3][5]. */
+void *shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line,
+                    size_t element = 1, int rank = 0, const size_t *extents = nullptr);
+template <class A> A *shared_array(const void *key, const char *name, const char *file, int line)
+{
+    typedef typename std::remove_all_extents<A>::type E;
+    static_assert(std::rank<A>::value <= 4, "not supported in CPU mode: a __shared__ array of more than 4 dimensions");
+    const size_t extents[4] = {std::extent<A, 0>::value, std::extent<A, 1>::value, std::extent<A, 2>::value,
+                               std::extent<A, 3>::value};
+    return (A *)shared_static(key, sizeof(A), alignof(E), name, file, line, sizeof(E), (int)std::rank<A>::value, extents);
+}
+void *shared_dynamic(const char *name, const char *file, int line, size_t element = 1);
 
 template <class... P> struct launcher {
     void (*kernel)(P...);

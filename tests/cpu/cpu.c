@@ -455,9 +455,9 @@ Test(cpu_cudafe, every_declarator_of_a_shared_declaration_gets_one_copy_per_bloc
     int status;
     const char *out = cudafe("declarators", "void k() {\n  __shared__ float a[2][33], b[8];\n  __shared__ int n;\n}\n", &status);
     cr_assert_eq(status, 0, "%s", out);
-    cr_expect(strstr(out, "auto &a = *(float (*)[2][33])::tlc::shared_static("), "%s", out);
-    cr_expect(strstr(out, "auto &b = *(float (*)[8])::tlc::shared_static("), "%s", out);
-    cr_expect(strstr(out, "auto &n = *(int (*))::tlc::shared_static("), "%s", out);
+    cr_expect(strstr(out, "auto &a = *::tlc::shared_array<float [2][33]>("), "%s", out);
+    cr_expect(strstr(out, "auto &b = *::tlc::shared_array<float [8]>("), "%s", out);
+    cr_expect(strstr(out, "auto &n = *::tlc::shared_array<int >("), "%s", out);
     cr_expect(strstr(out, "\"lab.cu\", 3)"), "the line of n's declaration: %s", out);
     cr_expect_eq(tool_newlines(out), 5, "lines added or lost:\n%s", out);
 }
@@ -467,7 +467,7 @@ Test(cpu_cudafe, extern_shared_is_the_dynamic_part)
     int status;
     const char *out = cudafe("extern", "void k() {\n  extern __shared__ float dyn[];\n}\n", &status);
     cr_assert_eq(status, 0, "%s", out);
-    cr_expect(strstr(out, "float *const dyn = (float *)::tlc::shared_dynamic(\"dyn\", \"lab.cu\", 2);"), "%s", out);
+    cr_expect(strstr(out, "float *const dyn = (float *)::tlc::shared_dynamic(\"dyn\", \"lab.cu\", 2, sizeof(float));"), "%s", out);
 }
 
 Test(cpu_cudafe, shared_at_file_scope_is_refused_with_its_line)
