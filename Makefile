@@ -2,6 +2,8 @@
 .DEFAULT_GOAL := help
 include common/toolchain.mk
 include common/kit.mk
+# CPU mode: its runtime and check are part of the kit (cpu/cpu.mk).
+include cpu/cpu.mk
 
 # The labs are the rubric files; a lab's folder is labs/<id>-*/ holding one .cu.
 LABS := $(sort $(patsubst grader/rubrics/%.rubric,%,$(wildcard grader/rubrics/*.rubric)))
@@ -20,10 +22,11 @@ HAVE_SOLUTIONS := $(wildcard solutions/)
 HAVE_KIT_TESTS := $(wildcard tests/unit/ tests/gpu/ tests/tools/)
 KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit, not with this student kit; to check your lab: make labN, build/labN, ./grade
 
-.PHONY: help $(LABS) test unit-tests tool-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
+.PHONY: help $(LABS) test unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
+	@echo "  build/labN --cpu     the quick check on the CPU, no GPU needed: results, races, barriers, bounds, counters (run by itself without a GPU)"
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make labN SOLUTION=1 the same with the reference solution (instructors)"
 endif
@@ -35,13 +38,14 @@ ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make gradescope LAB=labN  results/dist/tilelab-gradescope-labN.zip: an autograder to upload to Gradescope"
 endif
 ifneq ($(HAVE_KIT_TESTS),)
-	@echo "  make test            unit tests, every skeleton and solution compiled, GPU suite (skipped without a GPU)"
+	@echo "  make test            unit tests, every skeleton and solution compiled, CPU mode's tests, GPU suite (skipped without a GPU)"
 endif
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 else
 	@echo "  make bench           time copy, your kernels and cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
 endif
+	@echo "  make bench-cpu       CPU mode's speed on this machine: each lab's reference, the barrier and access costs (a table, no GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
 ifneq ($(HAVE_SOLUTIONS),)
@@ -67,6 +71,7 @@ DEPS_NAMES := $(if $(HAVE_KIT_TESTS),Criterion and libseccomp,libseccomp)
 $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
 	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/$(if $(SOLUTION),$(if $(HAVE_SOLUTIONS),,; the reference solutions ship with the instructor kit only)))" >&2; exit 2; }; \
 	$(SUBMISSION) LAB=$@ SRC="$$src" check && \
+	{ $(SUBMISSION) LAB=$@ SRC="$$src" cpu >/dev/null 2>&1 || echo "(CPU mode cannot build this file: build/$@ --cpu says why)"; } && \
 	out=$$($(SUBMISSION) LAB=$@ SRC="$$src" print-dirs | cut -d' ' -f1) && \
 	ln -sfn "$${out#$(B)/}/check" $(B)/$@ && \
 	printf '%s %s\n' $@ "$$src" > $(B)/current-lab && \
@@ -96,7 +101,8 @@ KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/repo
   $(B)/tools/inspect $(B)/tools/ptx-structure \
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
   $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
-  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu))
+  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu)) \
+  $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 kit: need-nvcc need-seccomp $(KIT_SHARED)
 
 # Every lab's skeleton and solution, built exactly as the grader builds them
@@ -107,6 +113,16 @@ $(COMPILE_TARGETS): compile@%: need-nvcc kit
 	+@$(SUBMISSION) -s LAB=$(word 1,$(subst @, ,$*)) SRC=$(word 2,$(subst @, ,$*)) check grader
 
 ifneq ($(HAVE_KIT_TESTS),)
+# CPU mode (cpu/, tests/cpu/): the lab files on the CPU, no GPU needed. The
+# CPU kit is built first, so the tests' parallel builds of lab files never build it.
+CPU_TESTS_SRC := $(wildcard tests/cpu/*.c)
+$(B)/tests/cpu: $(CPU_TESTS_SRC) common/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) common/json.c grader/counters.c -lm \
+	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
+cpu-tests: $(B)/tests/cpu cpu-kit need-seccomp
+	MAKEFLAGS= MAKELEVEL= $(B)/tests/cpu -j2
+
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
 	$(B)/tests/unit -j1
@@ -131,10 +147,11 @@ tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)
 
 test: $(addprefix need-,$(NEEDS_test)) unit-tests tool-tests compile-all
+	@$(MAKE) --no-print-directory cpu-tests
 	@$(MAKE) --no-print-directory gpu-tests
 else
 # The student kit: one sentence, exit 0 (nothing failed; there is nothing to run).
-test unit-tests tool-tests gpu-tests:
+test unit-tests tool-tests cpu-tests gpu-tests:
 	@echo "make $@: $(KIT_TESTS_ELSEWHERE)."
 endif
 

@@ -9,7 +9,7 @@ DIST := results/dist
 # ./grade need, handouts, charts. Never solutions/, nor tests/ (its
 # submissions are near-solutions), nor the hidden tests' source, nor the
 # instructors' handout. A trailing / keeps a whole folder.
-DIST_STUDENT := labs/ common/ grader/ handouts/ plots/ Makefile grade README.md VERSION .gitignore
+DIST_STUDENT := labs/ common/ cpu/ grader/ handouts/ plots/ Makefile grade README.md VERSION .gitignore
 # The hidden tests ship as host objects (x86-64, built here with the kit's
 # own flags), not as source: grader/prebuilt/KIND_tests.o, which
 # common/kit.mk links where grader/KIND_tests.c is absent.

@@ -22,6 +22,9 @@ STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
 # in through a link of a space-free name in build/submissions/.)
 STUDENT_NVFLAGS := $(filter-out -Icommon -Igrader,$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC))
 
+# CPU mode (cpu/cpu.mk): the same file built for the CPU; build/labN --cpu runs it.
+include cpu/cpu.mk
+
 ifeq ($(KIND),)
   $(error no rubric for lab '$(LAB)' (grader/rubrics/$(LAB).rubric))
 endif
@@ -79,11 +82,12 @@ $(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 
 # build/labN: the kit's quick check (a judge) driving this file's worker.
 # Its paths in single quotes (\047): the kit's folder may hold a space.
-$(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy common/quick-check
+$(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy common/quick-check $(KIT)/probe
 	@echo "  GEN   $@"
-	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker (common/quick-check).\nTILELAB_KIT=\047%s\047 TILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 TILELAB_CHECK=\047%s\047 TILELAB_CUDA_HOME=\047%s\047 exec sh \047%s/common/quick-check\047 "$$@"\n' \
+	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker (common/quick-check).\nTILELAB_KIT=\047%s\047 TILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 TILELAB_CHECK=\047%s\047 TILELAB_CUDA_HOME=\047%s\047 TILELAB_KIND=\047%s\047 TILELAB_ARCH=\047%s\047 TILELAB_PROBE=\047%s\047 TILELAB_CPU_WORKER=\047%s\047 TILELAB_CPU_CHECK=\047%s\047 exec sh \047%s/common/quick-check\047 "$$@"\n' \
 	  '$(SRC)' '$(CURDIR)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
-	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' '$(CUDA_HOME)' '$(CURDIR)' > $@ && chmod +x $@
+	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' '$(CUDA_HOME)' \
+	  '$(KIND)' '$(ARCH)' '$(CURDIR)/$(KIT)/probe' '$(CURDIR)/$(CPU_OUT)/worker' '$(CURDIR)/$(CPU_KIT)/cpu-check' '$(CURDIR)' > $@ && chmod +x $@
 
 ifneq ($(BASELINE),)
 # (Named apart from student.o and worker: make bench passes BASELINE=SRC.)

@@ -1,0 +1,91 @@
+# cpu.mk — CPU mode (cpu/): the kit's CPU runtime and check, and one lab file
+# built for it. Included by common/submission.mk, where LAB, SRC, KIND and
+# OUT name the file; the kit's part is built once, in $(CPU_KIT).
+#   make -f common/submission.mk LAB=lab2 SRC=labs/lab2-shared-tile/transpose.cu cpu
+CPU_KIT := $(B)/cpu
+CPU_CXX ?= g++
+CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Icommon
+# The lab file, as C++ against cpu/include/ and the public headers alone.
+# -fsanitize=thread only for the compiler's access hooks: cpu/runtime.cc
+# defines them and libtsan is never linked. -fno-tree-vectorize and
+# -fno-store-merging keep one hook per access the source makes, as one
+# CUDA thread issues them (the counters group them per warp); no tail calls,
+# so a barrier's return address is its own line. -g: the findings name
+# lines (addr2line).
+CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
+                 -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
+CPU_OUT := $(OUT)/cpu
+# The CUDA headers CPU mode does not emulate: each a header of one #error line
+# in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
+# /usr/local/include), so the compiler names the file, its line and the header.
+CPU_REFUSED_HEADERS := cuda.h cuda_fp16.h cuda_bf16.h mma.h cooperative_groups.h cublas.h cublas_v2.h cublasLt.h \
+                       cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
+
+.PHONY: cpu cpu-kit print-cpu
+cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
+# "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
+print-cpu:
+	@echo $(CPU_OUT)/worker $(KIND)
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
+
+$(CPU_KIT)/refused/.stamp: cpu/cpu.mk
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)for h in $(CPU_REFUSED_HEADERS); do \
+	  printf '#error "not supported in CPU mode: %s (a CUDA library or feature the CPU runtime does not emulate)"\n' $$h > $(@D)/$$h; \
+	done && touch $@
+$(CPU_KIT)/cudafe: cpu/cudafe.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc -std=c11 -O2 -Wall -Wextra $< -o $@
+$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h common/sandbox.h | need-seccomp
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
+$(CPU_KIT)/switch.o: cpu/switch_x86_64.S
+	@mkdir -p $(@D)
+	$(Q)gcc -c $< -o $@
+$(CPU_KIT)/sandbox.o: common/sandbox.c common/sandbox.h | need-seccomp
+	@mkdir -p $(@D)
+	$(Q)gcc $(CFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
+$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o
+	$(Q)rm -f $@
+	@echo "  AR    $@"
+	$(Q)ar rcs $@ $^
+# The judge: no lab file in it, and no CUDA.
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c common/sandbox.h common/matrix.h common/json.h common/shapes.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c -lm -o $@
+
+ifneq ($(SRC),)
+# The lab file: preprocessed, rewritten by the source step, compiled with hooks.
+# Its public headers are copied beside it, as for nvcc (common/submission.mk).
+$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
+	@rm -rf $(CPU_OUT)/public
+	@mkdir -p $(CPU_OUT)/public
+	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/
+	@echo "  CPU   $@"
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
+	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $(CPU_OUT)/student.cpu.ii -o $@
+$(CPU_OUT)/worker: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
+	@echo "  LINK  $@"
+	$(Q)$(CPU_CXX) $^ $(SECCOMP_LIBS) -lpthread -o $@
+endif
+
+# make bench-cpu: CPU mode's speed on this machine, a table (cpu/bench.sh);
+# a benchmark, not a test: nothing fails on a slow machine.
+.PHONY: bench-cpu
+$(CPU_KIT)/bench/micro: cpu/bench/micro.cu $(CPU_KIT)/cudafe $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o cpu/include/cuda_runtime.h common/tilelab.h
+	@mkdir -p $(@D)
+	@echo "  CPU   $@"
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -Icommon -Icpu cpu/bench/micro.cu -o $@.ii
+	$(Q)$(CPU_KIT)/cudafe < $@.ii > $@.cpu.ii
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $@.cpu.ii -o $@.o
+	$(Q)$(CPU_CXX) $@.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o -lpthread -o $@
+bench-cpu: $(CPU_KIT)/bench/micro $(CPU_KIT)/cpu-check
+	@sh cpu/bench.sh

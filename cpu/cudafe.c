@@ -1,0 +1,257 @@
+/*
+ * cudafe.c — CPU mode's source step: what the host compiler cannot take
+ * from a preprocessed lab file, rewritten into plain C++ (cpu/include/
+ * cuda_runtime.h declares what it calls).
+ *
+ *   cudafe < file.ii > file.cpu.ii
+ *
+ *   kernel<<<grid, block[, shared[, stream]]>>>(args)
+ *       -> ::tlc::launch(kernel, "file", line, grid, block[, ...])(args)
+ *   __shared__ float tile[32][33], other[8];        (in a function)
+ *       -> one copy per block: a reference into the block's shared memory,
+ *          taken at the declaration, the same for every thread of the block
+ *   extern __shared__ float dyn[];
+ *       -> a pointer to the block's dynamic shared memory
+ *
+ * Line markers are kept and no newline is added or removed, so the compiler
+ * and the access hooks still name the lab file's own lines.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *src;
+static size_t len, pos;
+static char *out;
+static size_t olen, ocap;
+static char file[1024] = "?";
+static long line = 1;
+static int depth;   /* brace depth: 0 is file scope */
+
+static void put(const char *s, size_t n)
+{
+    if (olen + n + 1 > ocap) {
+        ocap = (olen + n + 1) * 2;
+        out = realloc(out, ocap);
+        if (!out) { perror("cudafe"); exit(2); }
+    }
+    memcpy(out + olen, s, n);
+    olen += n;
+}
+static void puts_(const char *s) { put(s, strlen(s)); }
+
+static int ident(int c) { return isalnum(c) || c == '_'; }
+
+/* Copies a string or character literal starting at pos. */
+static void literal(void)
+{
+    char q = src[pos];
+    size_t start = pos++;
+    while (pos < len && src[pos] != q) {
+        if (src[pos] == '\\')
+            pos++;
+        if (src[pos] == '\n')
+            line++;
+        pos++;
+    }
+    pos++;
+    put(src + start, pos - start);
+}
+
+/* "# 12 \"labs/x.cu\" 2" at the start of a line: where the next line comes from. */
+static void marker(void)
+{
+    size_t start = pos, end = pos;
+    while (end < len && src[end] != '\n')
+        end++;
+    long n;
+    char name[1024];
+    if (sscanf(src + start, "# %ld \"%1023[^\"]\"", &n, name) == 2 ||
+        sscanf(src + start, "#line %ld \"%1023[^\"]\"", &n, name) == 2) {
+        snprintf(file, sizeof file, "%s", name);
+        line = n - 1;   /* the newline ending the marker counts it up */
+    }
+    put(src + start, end - start);
+    pos = end;
+}
+
+static char *trimmed(const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *t = malloc(n + 1);
+    memcpy(t, s, n);
+    t[n] = 0;
+    return t;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "%s:%ld: not supported in CPU mode: %s\n", file, line, what);
+    exit(1);
+}
+
+/* The __shared__ declaration at pos (just past the keyword), up to its ';'. */
+static void shared_decl(int is_extern)
+{
+    size_t start = pos;
+    int d = 0;
+    while (pos < len && !(d == 0 && src[pos] == ';')) {
+        if (strchr("([{", src[pos])) d++;
+        if (strchr(")]}", src[pos])) d--;
+        pos++;
+    }
+    if (pos >= len)
+        fail("a __shared__ declaration without ';'");
+    size_t end = pos++;
+    int newlines = 0;
+    for (size_t i = start; i < end; i++)
+        newlines += src[i] == '\n';
+    if (depth == 0)
+        fail("__shared__ at file scope (declare it inside the kernel)");
+
+    /* Split into declarators at top-level commas; the first holds the type. */
+    char *type = NULL;
+    size_t s = start;
+    d = 0;
+    for (size_t i = start; i <= end; i++) {
+        if (i < end && strchr("([{", src[i])) d++;
+        if (i < end && strchr(")]}", src[i])) d--;
+        if (i < end && !(d == 0 && src[i] == ','))
+            continue;
+        char *decl = trimmed(src + s, i - s);
+        s = i + 1;
+        if (strchr(decl, '='))
+            fail("an initialised __shared__ variable");
+        char *bracket = strchr(decl, '[');
+        size_t name_end = bracket ? (size_t)(bracket - decl) : strlen(decl);
+        while (name_end && isspace((unsigned char)decl[name_end - 1]))
+            name_end--;
+        size_t name_start = name_end;
+        while (name_start && ident((unsigned char)decl[name_start - 1]))
+            name_start--;
+        if (name_start == name_end)
+            fail("a __shared__ declaration the source step cannot read");
+        if (!type)
+            type = trimmed(decl, name_start);
+        else if (name_start != 0)
+            fail("a pointer or qualifier in the second declarator of a __shared__ declaration");
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(name_end - name_start), decl + name_start);
+        const char *dims = bracket ? bracket : "";
+        char buf[8192];
+        if (is_extern) {
+            if (strcmp(dims, "[]") != 0)
+                fail("extern __shared__ other than `extern __shared__ T name[];`");
+            snprintf(buf, sizeof buf, "%s *const %s = (%s *)::tlc::shared_dynamic(\"%s\", \"%s\", %ld, sizeof(%s)); ",
+                     type, name, type, name, file, line, type);
+        } else {
+            snprintf(buf, sizeof buf,
+                     "auto &%s = *::tlc::shared_array<%s %s>([] { static char k; return &k; }(), "
+                     "\"%s\", \"%s\", %ld); ",
+                     name, type, dims, name, file, line);
+        }
+        puts_(buf);
+        free(decl);
+    }
+    free(type);
+    for (int i = 0; i < newlines; i++)
+        puts_("\n");
+    line += newlines;
+}
+
+/* Drops a trailing `word` (and the blanks after it) from the output; 1 if it was there. */
+static int drop_trailing(const char *word)
+{
+    size_t e = olen;
+    while (e && isspace((unsigned char)out[e - 1]) && out[e - 1] != '\n')
+        e--;
+    size_t n = strlen(word);
+    if (e >= n && memcmp(out + e - n, word, n) == 0 && (e == n || !ident((unsigned char)out[e - n - 1]))) {
+        olen = e - n;
+        return 1;
+    }
+    return 0;
+}
+
+/* At "<<<": the kernel's name is the identifier just written. */
+static void launch(void)
+{
+    size_t e = olen;
+    while (e && isspace((unsigned char)out[e - 1]))
+        e--;
+    size_t b = e;
+    while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
+        b--;
+    if (b == e)
+        fail("a <<<...>>> launch of something other than a kernel's name");
+    char name[512];
+    snprintf(name, sizeof name, "%.*s", (int)(e - b), out + b);
+    olen = b;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "::tlc::launch(%s, \"%s\", %ld, ", name, file, line);
+    puts_(buf);
+    pos += 3;
+    char *close = strstr(src + pos, ">>>");
+    if (!close)
+        fail("a <<< without >>>");
+    for (; src + pos < close; pos++) {
+        if (src[pos] == '\n')
+            line++;
+        put(src + pos, 1);
+    }
+    pos += 3;
+    puts_(")");
+}
+
+int main(void)
+{
+    size_t cap = 1 << 20;
+    src = malloc(cap);
+    size_t n;
+    while ((n = fread(src + len, 1, cap - len, stdin)) > 0) {
+        len += n;
+        if (len == cap)
+            src = realloc(src, cap *= 2);
+    }
+    int bol = 1;
+    while (pos < len) {
+        char c = src[pos];
+        if (bol && c == '#') {
+            marker();
+            continue;
+        }
+        bol = 0;
+        if (c == '\n') {
+            line++;
+            bol = 1;
+            put(&c, 1);
+            pos++;
+        } else if (c == '"' || c == '\'') {
+            literal();
+        } else if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') {
+            launch();
+        } else if (ident((unsigned char)c)) {
+            size_t s = pos;
+            while (pos < len && ident((unsigned char)src[pos]))
+                pos++;
+            if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
+                int is_extern = drop_trailing("extern");
+                drop_trailing("static");
+                shared_decl(is_extern);
+            } else {
+                put(src + s, pos - s);
+            }
+        } else {
+            if (c == '{') depth++;
+            if (c == '}') depth--;
+            put(&c, 1);
+            pos++;
+        }
+    }
+    fwrite(out, 1, olen, stdout);
+    return ferror(stdout) ? 2 : 0;
+}

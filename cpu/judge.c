@@ -1,0 +1,865 @@
+/*
+ * judge.c — CPU mode's check (build/labN --cpu): runs a lab file's kernels
+ * on the CPU, one worker process per case (cpu/worker.cc, the lab file
+ * linked in), checks every result itself against its own reference, and
+ * reports what a GPU run cannot say deterministically: shared-memory races,
+ * barriers not every thread reaches, out-of-bounds accesses (each with the
+ * lab file's lines) and the memory counters ncu would read.
+ *
+ *   cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID]
+ *             [--source FILE] [--shape RxC | --mnk MxKxN | --n N]
+ *             [--counters RxC|MxKxN|N] [--no-counters] [--seed S]
+ *             [--timeout S] [--json FILE]
+ *
+ * Exit 0: every case right and no finding; 1: something wrong (each said);
+ * 2: the worker could not run at all.
+ */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include "json.h"
+#include "matrix.h"
+#include "protocol.h"
+#include "shapes.h"
+#include "sandbox.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096 };
+
+static char worker_abs[4096], work_dir[64];
+static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
+/* Per case. A kernel that never ends costs this once or twice: after two
+ * cases time out, the rest are not run. */
+static double timeout_s = 20;
+static int timeouts;
+static uint64_t seed = 1;
+
+/* ---- running one case in a worker --------------------------------------- */
+typedef struct {
+    int ran;              /* a reply came back */
+    int status, missing;  /* the reply's cudaError_t, no such launch function */
+    float *out;
+    char *report;
+    char err[STDERR_KEEP];  /* the worker's stderr, its start */
+    int exit_code, signal, timed_out;
+} reply;
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k, n -= (size_t)k;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static reply run_worker(int op, int a, int b, int c, int counting, uint32_t order, const float *in, uint32_t n_in, uint32_t n_out)
+{
+    reply r;
+    memset(&r, 0, sizeof r);
+    int to[2], from[2], errp[2];
+    if (pipe(to) || pipe(from) || pipe(errp)) {
+        perror("cpu-check: pipe");
+        exit(2);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("cpu-check: fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (chdir(work_dir) != 0)   /* an empty folder: nothing of the kit's at hand */
+            _exit(127);
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        dup2(errp[1], 2);
+        for (int fd = 3; fd < 64; fd++)
+            close(fd);
+        /* A clean environment: only what CPU mode itself reads. */
+        char threads[64] = "TILELAB_CPU_THREADS=0", nosb[64] = "TILELAB_CPU_NO_SANDBOX";
+        const char *t = getenv("TILELAB_CPU_THREADS");
+        if (t)
+            snprintf(threads, sizeof threads, "TILELAB_CPU_THREADS=%s", t);
+        char *env[4] = {threads, NULL, NULL, NULL};
+        if (getenv("TILELAB_CPU_NO_SANDBOX"))
+            env[1] = nosb;
+        execle(worker_abs, worker_abs, (char *)NULL, env);
+        fprintf(stderr, "cannot start %s: %s\n", worker_path, strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(to[0]);
+    close(from[1]);
+    close(errp[1]);
+    signal(SIGPIPE, SIG_IGN);
+    tlc_request q = {{'T', 'L', 'C', '1'}, op, a, b, c, counting, (int32_t)order, n_in, n_out};
+    if (write_all(to[1], &q, sizeof q) == 0)
+        write_all(to[1], in, (size_t)n_in * sizeof(float));
+    close(to[1]);
+
+    size_t cap = sizeof(tlc_reply) + (size_t)n_out * 4 + 65536, len = 0, elen = 0;
+    char *buf = malloc(cap);
+    double deadline = now_s() + timeout_s;
+    int open_out = 1, open_err = 1;
+    while (open_out || open_err) {
+        struct pollfd p[2] = {{open_out ? from[0] : -1, POLLIN, 0}, {open_err ? errp[0] : -1, POLLIN, 0}};
+        int ms = (int)((deadline - now_s()) * 1000);
+        if (ms <= 0 || poll(p, 2, ms) == 0) {
+            r.timed_out = 1;
+            kill(-pid, SIGKILL);
+            break;
+        }
+        if (open_out && p[0].revents) {
+            if (len + 65536 > cap) {
+                if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
+                    kill(-pid, SIGKILL);
+                    break;
+                }
+                buf = realloc(buf, cap *= 2);
+            }
+            ssize_t k = read(from[0], buf + len, cap - len);
+            if (k <= 0)
+                open_out = 0;
+            else
+                len += (size_t)k;
+        }
+        if (open_err && p[1].revents) {
+            char tmp[4096];
+            ssize_t k = read(errp[0], tmp, sizeof tmp);
+            if (k <= 0)
+                open_err = 0;
+            else if (elen + 1 < sizeof r.err) {
+                size_t keep = (size_t)k < sizeof r.err - 1 - elen ? (size_t)k : sizeof r.err - 1 - elen;
+                memcpy(r.err + elen, tmp, keep);
+                elen += keep;
+            }
+        }
+    }
+    kill(-pid, SIGKILL);   /* the worker's whole group, whatever it started */
+    int st = 0;
+    waitpid(pid, &st, 0);
+    close(from[0]);
+    close(errp[0]);
+    r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    tlc_reply h;
+    if (len >= sizeof h) {
+        memcpy(&h, buf, sizeof h);
+        size_t want = sizeof h + (size_t)h.n_out * 4 + h.report_len;
+        if (!memcmp(h.magic, "TLCR", 4) && (h.n_out == n_out || h.n_out == 0) && len >= want) {
+            r.ran = 1;
+            r.status = h.status;
+            r.missing = h.missing;
+            r.out = calloc((size_t)n_out + 1, sizeof(float));
+            if (h.n_out)
+                memcpy(r.out, buf + sizeof h, (size_t)n_out * 4);
+            else
+                memset(r.out, 0xff, (size_t)n_out * 4);
+            r.report = calloc(h.report_len + 1, 1);
+            memcpy(r.report, buf + sizeof h + (size_t)h.n_out * 4, h.report_len);
+        }
+    }
+    free(buf);
+    return r;
+}
+
+/* ---- code addresses to lines (addr2line on the worker) -------------------- */
+typedef struct { unsigned pc; char where[512]; int line; } site;
+static site sites[1024];
+static int nsites;
+
+static void symbolize(const char *report)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "addr2line -e '%s'", worker_path);
+    int first = nsites;
+    for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char kindw[16];
+        unsigned pcs[2] = {0, 0};
+        char f1[32], f2[32];
+        if (sscanf(l, "%15[^\t]\t%31[^\t]\t%31[^\t]", kindw, f1, f2) != 3)
+            continue;
+        if (!strcmp(kindw, "race") || !strcmp(kindw, "barrier")) {
+            sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
+        } else if (!strcmp(kindw, "oob")) {
+            sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
+        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
+            sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
+        } else if (!strcmp(kindw, "counter")) {
+            sscanf(l, "%*[^\t]\t%x", &pcs[0]);
+        }
+        for (int k = 0; k < 2; k++) {
+            if (!pcs[k])
+                continue;
+            int seen = 0;
+            for (int i = 0; i < nsites && !seen; i++)
+                seen = sites[i].pc == pcs[k];
+            if (seen || nsites >= (int)(sizeof sites / sizeof *sites) || n > (int)sizeof cmd - 32)
+                continue;
+            sites[nsites].pc = pcs[k];
+            snprintf(sites[nsites].where, sizeof sites[nsites].where, "?");
+            n += snprintf(cmd + n, sizeof cmd - n, " 0x%x", pcs[k] - 1);
+            nsites++;
+        }
+    }
+    if (first == nsites)
+        return;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    char line[512];
+    for (int i = first; i < nsites && fgets(line, sizeof line, p); i++) {
+        line[strcspn(line, "\n")] = 0;
+        char *disc = strstr(line, " (discriminator");
+        if (disc)
+            *disc = 0;
+        char cwd[1024];
+        const char *shown = line;
+        size_t cl = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+        if (cl && !strncmp(line, cwd, cl) && line[cl] == '/')
+            shown = line + cl + 1;   /* relative to the kit, as the lab file was named */
+        snprintf(sites[i].where, sizeof sites[i].where, "%s", shown);
+        char *colon = strrchr(line, ':');
+        sites[i].line = colon ? atoi(colon + 1) : 0;
+    }
+    pclose(p);
+}
+
+static const site *site_of(unsigned pc)
+{
+    for (int i = 0; i < nsites; i++)
+        if (sites[i].pc == pc)
+            return &sites[i];
+    static site unknown = {0, "?", 0};
+    return &unknown;
+}
+
+/* The SUPERSTEP(name) { ... } of the lab file around `line`, or NULL. */
+static const char *superstep_at(int line)
+{
+    static char name[64];
+    FILE *f = source ? fopen(source, "r") : NULL;
+    if (!f || line <= 0)
+        return f ? (fclose(f), NULL) : NULL;
+    char buf[1024];
+    int ln = 0, depth = 0, inside = 0, open_seen = 0;
+    const char *found = NULL;
+    while (fgets(buf, sizeof buf, f) && !found) {
+        ln++;
+        char *s = strstr(buf, "SUPERSTEP(");
+        if (s && !strstr(buf, "#define")) {
+            sscanf(s, "SUPERSTEP(%63[A-Za-z0-9_]", name);
+            inside = 1, depth = 0, open_seen = 0;
+        }
+        if (inside) {
+            for (char *c = s ? s : buf; *c; c++) {
+                if (*c == '{')
+                    depth++, open_seen = 1;
+                if (*c == '}')
+                    depth--;
+            }
+            if (ln == line)
+                found = name;
+            if (open_seen && depth <= 0)
+                inside = 0;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* ---- findings, gathered over every case --------------------------------- */
+typedef struct { char kind[16], text[600]; int line, line2; char superstep[64]; } finding;
+static finding findings[MAX_FINDINGS];
+static int nfindings;
+
+static void add_finding(const char *k, int line, int line2, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_finding(const char *k, int line, int line2, const char *fmt, ...)
+{
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < nfindings; i++)
+        if (!strcmp(findings[i].kind, k) && findings[i].line == line && findings[i].line2 == line2)
+            return;
+    if (nfindings == MAX_FINDINGS)
+        return;
+    finding *f = &findings[nfindings++];
+    snprintf(f->kind, sizeof f->kind, "%s", k);
+    snprintf(f->text, sizeof f->text, "%s", text);
+    f->line = line, f->line2 = line2;
+    const char *ss = superstep_at(line);
+    snprintf(f->superstep, sizeof f->superstep, "%s", ss ? ss : "");
+}
+
+/* Reads one case's report into findings; counters go into `sites_out`. */
+typedef struct { unsigned pc; char space[8], op[4]; unsigned long long requests, units, ideal; } counter;
+static counter counters[MAX_SITES];
+static int ncounters;
+
+/* What the last report said beside findings: a refused call, host accesses. */
+static char forbidden[200];
+static int host_lines;
+
+/* "once", "4 times" */
+static const char *times(const char *count)
+{
+    static char buf[40];
+    snprintf(buf, sizeof buf, "%s", !strcmp(count, "1") ? "once" : count);
+    if (strcmp(count, "1"))
+        strncat(buf, " times", sizeof buf - strlen(buf) - 1);
+    return buf;
+}
+
+static int read_report(const char *report, int keep_counters)
+{
+    int seen = 0;
+    forbidden[0] = 0;
+    host_lines = 0;
+    symbolize(report);
+    for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char line[1024];
+        size_t n = strcspn(l, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+        char *f[12];
+        int nf = 0;
+        for (char *s = line; nf < 12;) {
+            f[nf++] = s;
+            char *t = strchr(s, '\t');
+            if (!t)
+                break;
+            *t = 0;
+            s = t + 1;
+        }
+        if (!strcmp(f[0], "race") && nf >= 8) {
+            const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
+            if (b->line < a->line) {   /* one finding per pair of lines, in line order */
+                const site *t = a;
+                a = b, b = t;
+            }
+            seen++, add_finding("race", a->line, b->line,
+                        "race on shared memory: %s of %s at %s and at %s, by different threads with no barrier between (%s; seen %s)",
+                        !strcmp(f[1], "write-write") ? "two writes" : "a read and a write", f[5], a->where,
+                        b->where, f[7], times(f[4]));
+        } else if (!strcmp(f[0], "barrier") && nf >= 8) {
+            const site *a = site_of((unsigned)strtoul(f[2], NULL, 16)), *b = site_of((unsigned)strtoul(f[3], NULL, 16));
+            if (!strcmp(f[1], "divergent") && !strcmp(a->where, b->where))
+                ;   /* one barrier the compiler copied: the same line twice */
+            else if (!strcmp(f[1], "divergent"))
+                seen++, add_finding("barrier", a->line, b->line,
+                            "barrier divergence: threads of one block wait at different barriers, %s and %s (%s; in %s block(s))",
+                            a->where, b->where, f[7], f[4]);
+            else
+                seen++, add_finding("barrier", a->line, 0,
+                            "barrier at %s reached by %s of %s threads of the block: the others exited without it (%s; in %s block(s))",
+                            a->where, f[5], f[6], f[7], f[4]);
+        } else if (!strcmp(f[0], "oob") && nf >= 7) {
+            const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
+            seen++, add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
+                        f[4], f[1], f[2], a->where, f[5], nf > 6 ? f[6] : "");
+        } else if (!strcmp(f[0], "fault") && nf >= 5) {
+            const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
+            if (!strcmp(f[4], "stack"))
+                seen++, add_finding("bounds", 0, 0, "a CUDA thread's stack overflowed (deep recursion, or large local arrays): "
+                                    "CPU mode gives each 128 KiB; on a GPU this is a stack overflow error too");
+            else
+                seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
+                        f[1], f[4], a->where, f[3]);
+        } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
+            char call[200];
+            tl_sandbox_describe(atoi(f[1]), call, sizeof call);
+            snprintf(forbidden, sizeof forbidden, "%s", call);
+            seen++, add_finding("sandbox", 0, 0, "the lab file %s: the sandbox stopped it", call);
+        } else if (!strcmp(f[0], "host") && nf >= 3) {
+            host_lines++;
+            const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
+            seen++, add_finding("host", a->line, 0, "host code at %s %s device memory: on a GPU this crashes; copy with a kernel",
+                        a->where, !strcmp(f[1], "write") ? "writes" : "reads");
+        } else if (!strcmp(f[0], "counter") && nf >= 7 && keep_counters && ncounters < MAX_SITES) {
+            counter *c = &counters[ncounters++];
+            c->pc = (unsigned)strtoul(f[1], NULL, 16);
+            snprintf(c->space, sizeof c->space, "%s", f[2]);
+            snprintf(c->op, sizeof c->op, "%s", f[3]);
+            c->requests = strtoull(f[4], NULL, 10);
+            c->units = strtoull(f[5], NULL, 10);
+            c->ideal = strtoull(f[6], NULL, 10);
+        }
+    }
+    return seen;
+}
+
+/* ---- cases ------------------------------------------------------------------ */
+/* output: what the lab file printed (printf in a kernel), its start, from the run in thread order. */
+typedef struct { char name[64], verdict[16], message[512], output[STDERR_KEEP]; int findings; } case_result;
+static case_result results[64];
+static int nresults;
+
+static double *ref_matmul(const float *A, const float *B, int M, int N, int K, double *bound)
+{
+    double *C = calloc((size_t)M * N + 1, sizeof(double));
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0, m = 0;
+            for (int k = 0; k < K; k++) {
+                s += (double)A[(size_t)i * K + k] * B[(size_t)k * N + j];
+                m += fabs((double)A[(size_t)i * K + k] * B[(size_t)k * N + j]);
+            }
+            C[(size_t)i * N + j] = s;
+            bound[(size_t)i * N + j] = 2.0 * (K + 2) * FLT_EPSILON * m + FLT_MIN;
+        }
+    return C;
+}
+
+/* Where a NaN in the output came from, when CPU mode put it there. */
+static const char *nan_origin(float got, int poisoned)
+{
+    uint32_t bits;
+    memcpy(&bits, &got, sizeof bits);
+    if (bits == 0xffffffffu && poisoned)
+        return " (the NaN the output was filled with: nothing was written there)";
+    if ((bits & 0x7fffffffu) == TLC_UNWRITTEN_SHARED)
+        return " (the NaN CPU mode fills shared memory with: read before any thread wrote it)";
+    return "";
+}
+
+/* 1 when every element is within its bound; else the first one outside and how many, in msg. */
+static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, int poisoned,
+                   char *msg, size_t len)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - want[i]);
+        if (!(d <= bound[i])) {
+            if (!bad)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad)
+        snprintf(msg, len, "first mismatch at (row %zu, col %zu): expected %.6g, got %.6g%s; %zu of %zu elements wrong",
+                 first / (size_t)cols, first % (size_t)cols, want[first], (double)got[first],
+                 nan_origin(got[first], poisoned), bad, n);
+    return bad == 0;
+}
+
+static const char *status_name(int s)
+{
+    switch (s) {
+    case 0: return "cudaSuccess";
+    case 1: return "cudaErrorInvalidValue";
+    case 9: return "cudaErrorInvalidConfiguration";
+    case 700: return "cudaErrorIllegalAddress";
+    default: return "a CUDA error";
+    }
+}
+
+static int run_once(case_result *r, int op, int a, int b, int c, int counting, uint32_t order, const float *in,
+                    uint32_t n_in, uint32_t n_out, int cols);
+
+/* One case: inputs seeded, the worker run, its output checked here. */
+static int run_case(const char *name, int op, int a, int b, int c, int counting)
+{
+    uint32_t n_in, n_out;
+    int cols = 1;   /* the output's row length, for the first mismatch's place */
+    switch (op) {
+    case TLC_TRANSPOSE: n_in = n_out = (uint32_t)a * b; cols = a; break;
+    case TLC_MATMUL: case TLC_MATMUL_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; cols = b; break;
+    case TLC_BLOCK_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
+    case TLC_TRANSPOSE_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
+    default: n_in = n_out = a; cols = a; break;
+    }
+    float *in = malloc(((size_t)n_in + 1) * sizeof(float));
+    tl_fill_seeded(in, n_in, seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b);
+    case_result *r = &results[nresults < 63 ? nresults++ : 63];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->findings = 0;
+    if (timeouts >= 2) {
+        snprintf(r->verdict, sizeof r->verdict, "not run");
+        snprintf(r->message, sizeof r->message, "two cases timed out already");
+        free(in);
+        return 0;
+    }
+    int ok = run_once(r, op, a, b, c, counting, 0, in, n_in, n_out, cols);
+    /* Again with the threads between barriers in a shuffled order: a race
+     * the thread order happens to hide changes the result there. */
+    case_result again = *r;
+    uint32_t order = (uint32_t)tl_splitmix64(seed) | 1;
+    if (ok && !counting && !run_once(&again, op, a, b, c, 0, order, in, n_in, n_out, cols)) {
+        ok = 0;
+        snprintf(r->verdict, sizeof r->verdict, "%s", again.verdict);
+        snprintf(r->message, sizeof r->message, "right with threads in thread order, not in a shuffled order "
+                 "(a race?): %.380s", again.message);
+    }
+    free(in);
+    return ok;
+}
+
+static int run_once(case_result *r, int op, int a, int b, int c, int counting, uint32_t order, const float *in,
+                    uint32_t n_in, uint32_t n_out, int cols)
+{
+    snprintf(r->verdict, sizeof r->verdict, "ok");
+    r->message[0] = 0;
+    reply w = run_worker(op, a, b, c, counting, order, in, n_in, n_out);
+    if (!order)
+        snprintf(r->output, sizeof r->output, "%s", w.exit_code == 3 ? "" : w.err);
+    if (w.report)
+        r->findings += read_report(w.report, counting);
+    int ok = 0;
+    char first_err[300];
+    snprintf(first_err, sizeof first_err, "%.*s", (int)strcspn(w.err, "\n"), w.err);
+    if (w.timed_out) {
+        timeouts++;
+        snprintf(r->verdict, sizeof r->verdict, "timed out");
+        snprintf(r->message, sizeof r->message, "still running after %.0f s: a loop that never ends?", timeout_s);
+    } else if (!w.ran && w.exit_code == 3) {
+        snprintf(r->verdict, sizeof r->verdict, "unsupported");
+        snprintf(r->message, sizeof r->message, "%s", first_err);
+        add_finding("unsupported", 0, 0, "%s", first_err);
+        r->findings++;
+    } else if (!w.ran) {
+        snprintf(r->verdict, sizeof r->verdict, "crashed");
+        if (w.signal == SIGSYS)
+            snprintf(r->message, sizeof r->message, "the worker made a forbidden system call (%d); the sandbox stopped it", w.signal);
+        else if (w.signal)
+            snprintf(r->message, sizeof r->message, "the worker died of signal %d (%s)", w.signal, strsignal(w.signal));
+        else
+            snprintf(r->message, sizeof r->message, "the worker ended (status %d) before replying%s%s", w.exit_code,
+                     first_err[0] ? ": " : "", first_err);
+    } else if (w.missing) {
+        snprintf(r->verdict, sizeof r->verdict, "missing");
+        snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
+    } else if (forbidden[0]) {
+        snprintf(r->verdict, sizeof r->verdict, "refused");
+        snprintf(r->message, sizeof r->message, "the lab file %s; the sandbox stopped it", forbidden);
+    } else if (host_lines) {
+        snprintf(r->verdict, sizeof r->verdict, "refused");
+        snprintf(r->message, sizeof r->message, "host code read or wrote device memory (on a GPU: a crash); "
+                 "the work must happen in a kernel");
+    } else if (w.status) {
+        snprintf(r->verdict, sizeof r->verdict, "error");
+        snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);
+    } else {
+        double *want = calloc((size_t)n_out + 1, sizeof(double)), *bound = calloc((size_t)n_out + 1, sizeof(double));
+        if (op == TLC_TRANSPOSE || op == TLC_TRANSPOSE_INPLACE) {
+            int R = op == TLC_TRANSPOSE ? a : (int)a, C = op == TLC_TRANSPOSE ? b : a;
+            for (int i = 0; i < R; i++)
+                for (int j = 0; j < C; j++)
+                    want[(size_t)j * R + i] = in[(size_t)i * C + j];
+        } else if (op == TLC_MATMUL || op == TLC_MATMUL_DBUF) {
+            free(want);
+            want = ref_matmul(in, in + (size_t)a * c, a, b, c, bound);
+        } else if (op == TLC_REVERSE_BLOCKS) {
+            for (int i = 0; i < a; i++) {
+                int chunk = i / CHUNK * CHUNK, len = a - chunk < CHUNK ? a - chunk : CHUNK;
+                want[i] = in[chunk + len - 1 - (i - chunk)];
+            }
+        } else if (op == TLC_PAIR_SUMS) {
+            for (int i = 0; i < a; i++)
+                want[i] = (float)(in[i] + (i + 1 < a ? in[i + 1] : 0.0f));
+        } else if (op == TLC_BLOCK_SUMS) {
+            for (uint32_t k = 0; k < n_out; k++) {
+                double s = 0, m = 0;
+                for (int i = k * CHUNK; i < a && i < (int)(k + 1) * CHUNK; i++)
+                    s += in[i], m += fabs(in[i]);
+                want[k] = s;
+                bound[k] = 2.0 * CHUNK * FLT_EPSILON * m + FLT_MIN;
+            }
+        }
+        ok = compare(want, bound, w.out, n_out, cols, op != TLC_TRANSPOSE_INPLACE, r->message, sizeof r->message);
+        if (!ok)
+            snprintf(r->verdict, sizeof r->verdict, "wrong");
+        free(want);
+        free(bound);
+    }
+    free(w.out);
+    free(w.report);
+    return ok;
+}
+
+/* ---- the counters, as ncu's l1tex metrics would read them ------------------ */
+static int by_line(const void *x, const void *y)
+{
+    const counter *a = x, *b = y;
+    int la = site_of(a->pc)->line, lb = site_of(b->pc)->line;
+    return la != lb ? la - lb : a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+static void print_counters(const char *shape, tl_json_writer *jw)
+{
+    unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
+    for (int i = 0; i < ncounters; i++) {
+        counter *c = &counters[i];
+        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
+        t[sh][st][0] += c->requests, t[sh][st][1] += c->units, t[sh][st][2] += c->ideal;
+    }
+    if (!ncounters)
+        return;
+    qsort(counters, ncounters, sizeof *counters, by_line);
+    printf("\nMemory counters at %s, per warp-level request (ncu's l1tex counters, computed):\n", shape);
+    for (int i = 0; i < ncounters; i++) {
+        counter *c = &counters[i];
+        const site *s = site_of(c->pc);
+        int sh = !strcmp(c->space, "shared");
+        double per = c->requests ? (double)c->units / c->requests : 0, ideal = c->requests ? (double)c->ideal / c->requests : 0;
+        if (sh)
+            printf("  %-40s shared %-5s %9llu requests  %6.2f bank conflicts/request (ideal %.2f)\n", s->where,
+                   strcmp(c->op, "st") ? "load" : "store", c->requests, per - ideal, 0.0);
+        else
+            printf("  %-40s global %-5s %9llu requests  %6.2f sectors/request (ideal %.2f)\n", s->where,
+                   strcmp(c->op, "st") ? "load" : "store", c->requests, per, ideal);
+    }
+    if (jw) {
+        tl_jw_object_begin(jw, "counters");
+        tl_jw_string(jw, "shape", shape);
+        tl_jw_int(jw, "global_ld_requests", (long long)t[0][0][0]);
+        tl_jw_int(jw, "global_ld_sectors", (long long)t[0][0][1]);
+        tl_jw_int(jw, "global_st_requests", (long long)t[0][1][0]);
+        tl_jw_int(jw, "global_st_sectors", (long long)t[0][1][1]);
+        tl_jw_int(jw, "shared_ld_requests", (long long)t[1][0][0]);
+        tl_jw_int(jw, "shared_ld_wavefronts", (long long)t[1][0][1]);
+        tl_jw_int(jw, "shared_ld_bank_conflicts", (long long)(t[1][0][1] - t[1][0][2]));
+        tl_jw_int(jw, "shared_st_requests", (long long)t[1][1][0]);
+        tl_jw_int(jw, "shared_st_wavefronts", (long long)t[1][1][1]);
+        tl_jw_int(jw, "shared_st_bank_conflicts", (long long)(t[1][1][1] - t[1][1][2]));
+        tl_jw_array_begin(jw, "sites");
+        for (int i = 0; i < ncounters; i++) {
+            counter *c = &counters[i];
+            tl_jw_object_begin(jw, NULL);
+            tl_jw_int(jw, "line", site_of(c->pc)->line);
+            tl_jw_string(jw, "space", c->space);
+            tl_jw_string(jw, "op", c->op);
+            tl_jw_int(jw, "requests", (long long)c->requests);
+            tl_jw_int(jw, strcmp(c->space, "shared") ? "sectors" : "wavefronts", (long long)c->units);
+            tl_jw_int(jw, "ideal", (long long)c->ideal);
+            tl_jw_object_end(jw);
+        }
+        tl_jw_array_end(jw);
+        tl_jw_object_end(jw);
+    }
+}
+
+/* Shapes are capped to what runs in seconds on a laptop's CPU; above, one line says so. */
+static const double CAP_ELEMENTS = 4096.0 * 4096, CAP_MULTIPLY = 512.0 * 512 * 512;
+static void capped(double asked, double cap, const char *what, const char *shape)
+{
+    if (asked <= cap)
+        return;
+    fprintf(stderr, "cpu-check: %s is too large for CPU mode, which runs up to %s (to finish in seconds); "
+            "pick a smaller one, or run on a GPU\n", shape, what);
+    exit(2);
+}
+
+/* The workers' folder, empty unless a worker wrote in it (the sandbox refuses that). */
+static void remove_work_dir(void)
+{
+    if (work_dir[0])
+        rmdir(work_dir);
+}
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID] [--source FILE]\n"
+                "       [--shape RxC | --mnk MxKxN | --n N] [--counters SHAPE | --no-counters] [--seed S]\n"
+                "       [--timeout S] [--json FILE]\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *json_path = NULL, *shape = NULL, *mnk = NULL, *counters_shape = NULL;
+    int n_only = 0, no_counters = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (!strcmp(o, name) && v && ++i)
+        if (OPT("--worker")) worker_path = v;
+        else if (OPT("--kind")) kind = v;
+        else if (OPT("--lab")) lab = v;
+        else if (OPT("--source")) source = v;
+        else if (OPT("--shape")) shape = v;
+        else if (OPT("--mnk")) mnk = v;
+        else if (OPT("--n")) n_only = atoi(v);
+        else if (OPT("--counters")) counters_shape = v;
+        else if (!strcmp(o, "--no-counters")) no_counters = 1;
+        else if (OPT("--seed")) seed = strtoull(v, NULL, 10);
+        else if (OPT("--timeout")) timeout_s = atof(v);
+        else if (OPT("--json")) json_path = v;
+        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) { usage(stdout); return 0; }
+        else { usage(stderr); return 2; }
+#undef OPT
+    }
+    if (!worker_path) {
+        usage(stderr);
+        return 2;
+    }
+    if (!realpath(worker_path, worker_abs)) {
+        fprintf(stderr, "cpu-check: no worker %s: %s\n", worker_path, strerror(errno));
+        return 2;
+    }
+    snprintf(work_dir, sizeof work_dir, "/tmp/tilelab-cpu-XXXXXX");
+    if (!mkdtemp(work_dir)) {
+        fprintf(stderr, "cpu-check: cannot make a folder in /tmp: %s\n", strerror(errno));
+        return 2;
+    }
+    atexit(remove_work_dir);
+    {   /* the shapes, checked before anything runs */
+        tl_shape s;
+        tl_mm_shape m;
+        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul");
+        if ((shape && (!transpose || tl_parse_shape(shape, &s))) || (mnk && (!matmul || tl_parse_mm_shape(mnk, &m))) ||
+            (counters_shape && transpose && tl_parse_shape(counters_shape, &s)) ||
+            (counters_shape && matmul && tl_parse_mm_shape(counters_shape, &m))) {
+            fprintf(stderr, "cpu-check: a shape is RxC for a transpose, MxKxN for a matmul\n");
+            usage(stderr);
+            return 2;
+        }
+        if (shape)
+            tl_parse_shape(shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", shape);
+        if (mnk)
+            tl_parse_mm_shape(mnk, &m), capped((double)m.m * m.n * m.k, CAP_MULTIPLY, "512x512x512 multiply-adds", mnk);
+        if (counters_shape && transpose)
+            tl_parse_shape(counters_shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", counters_shape);
+        if (counters_shape && matmul)
+            tl_parse_mm_shape(counters_shape, &m), capped((double)m.m * m.n * m.k, CAP_MULTIPLY, "512x512x512 multiply-adds", counters_shape);
+        if (n_only)
+            capped(n_only, CAP_ELEMENTS, "n=16777216", "that n");
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("tilelab CPU check: %s (%s)\n", lab, source ? source : worker_path);
+    printf("Kernels run on the CPU, one fiber per CUDA thread: results, races, barriers, bounds and\n"
+           "the memory counters a GPU would count are checked; nothing is timed.\n\n");
+    printf("%-22s %-11s\n", "case", "verdict");
+    int pass = 0, total = 0;
+    char name[64], cshape[64] = "";
+#define CASE(op, a, b, c, counting, ...) do { snprintf(name, sizeof name, __VA_ARGS__); \
+        int ok_ = run_case(name, op, a, b, c, counting); pass += ok_; total++; \
+        case_result *r_ = &results[nresults - 1]; \
+        printf("%-22s %-11s%s%s\n", r_->name, r_->verdict, r_->message[0] ? "  " : "", r_->message); \
+        if (r_->output[0]) printf("    your code printed:\n%s%s", r_->output, r_->output[strlen(r_->output) - 1] == '\n' ? "" : "\n"); } while (0)
+    if (!strcmp(kind, "transpose")) {
+        tl_shape s, c = {1024, 1024};
+        if (shape) {
+            if (tl_parse_shape(shape, &s)) { usage(stderr); return 2; }
+            CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
+        } else {
+            static const tl_shape visible[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {1024, 1}, {61, 67}, {257, 131}, {1000, 1500}};
+            for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
+                CASE(TLC_TRANSPOSE, visible[i].rows, visible[i].cols, 0, 0, "%dx%d", visible[i].rows, visible[i].cols);
+        }
+        if (counters_shape && tl_parse_shape(counters_shape, &c)) { usage(stderr); return 2; }
+        if (!no_counters) {
+            snprintf(cshape, sizeof cshape, "%dx%d", c.rows, c.cols);
+            CASE(TLC_TRANSPOSE, c.rows, c.cols, 0, 1, "%s (counters)", cshape);
+        }
+    } else if (!strcmp(kind, "matmul")) {
+        tl_mm_shape s, c = {256, 256, 256};
+        if (mnk) {
+            if (tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
+            CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "%dx%dx%d", s.m, s.k, s.n);
+        } else {
+            static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
+            for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
+                CASE(TLC_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "%dx%dx%d", visible[i].m, visible[i].k, visible[i].n);
+        }
+        if (counters_shape && tl_parse_mm_shape(counters_shape, &c)) { usage(stderr); return 2; }
+        if (!no_counters) {
+            snprintf(cshape, sizeof cshape, "%dx%dx%d", c.m, c.k, c.n);
+            CASE(TLC_MATMUL, c.m, c.n, c.k, 1, "%s (counters)", cshape);
+        }
+    } else if (!strcmp(kind, "supersteps")) {
+        int n = n_only ? n_only : 1000;
+        CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
+        CASE(TLC_BLOCK_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
+        CASE(TLC_PAIR_SUMS, n, 0, 0, 0, "pair_sums n=%d", n);
+        if (!n_only)
+            CASE(TLC_PAIR_SUMS, 20000, 0, 0, 0, "pair_sums n=%d", 20000);
+        CASE(TLC_TRANSPOSE_INPLACE, 1, 0, 0, 0, "transpose_inplace %dx%d", 1, 1);
+        CASE(TLC_TRANSPOSE_INPLACE, 61, 0, 0, 0, "transpose_inplace %dx%d", 61, 61);
+        CASE(TLC_TRANSPOSE_INPLACE, 96, 0, 0, 0, "transpose_inplace %dx%d", 96, 96);
+        CASE(TLC_MATMUL_DBUF, 31, 35, 33, 0, "matmul_dbuf %dx%dx%d", 31, 33, 35);
+        CASE(TLC_MATMUL_DBUF, 64, 64, 64, 0, "matmul_dbuf %dx%dx%d", 64, 64, 64);
+    } else {
+        fprintf(stderr, "cpu-check: unknown kind '%s' (transpose, matmul or supersteps)\n", kind);
+        return 2;
+    }
+#undef CASE
+    printf("\n%d of %d cases right.\n", pass, total);
+
+    FILE *jf = json_path ? fopen(json_path, "w") : NULL;
+    if (json_path && !jf) {
+        fprintf(stderr, "cpu-check: cannot write %s: %s\n", json_path, strerror(errno));
+        return 2;
+    }
+    tl_json_writer jw;
+    if (jf) {
+        tl_jw_init(&jw, jf);
+        tl_jw_object_begin(&jw, NULL);
+        tl_jw_string(&jw, "mode", "cpu");
+        tl_jw_string(&jw, "lab", lab);
+        tl_jw_int(&jw, "passed", pass);
+        tl_jw_int(&jw, "cases", total);
+        tl_jw_array_begin(&jw, "results");
+        for (int i = 0; i < nresults; i++) {
+            tl_jw_object_begin(&jw, NULL);
+            tl_jw_string(&jw, "name", results[i].name);
+            tl_jw_string(&jw, "verdict", results[i].verdict);
+            tl_jw_string(&jw, "message", results[i].message);
+            tl_jw_int(&jw, "findings", results[i].findings);
+            tl_jw_object_end(&jw);
+        }
+        tl_jw_array_end(&jw);
+        tl_jw_array_begin(&jw, "findings");
+        for (int i = 0; i < nfindings; i++) {
+            tl_jw_object_begin(&jw, NULL);
+            tl_jw_string(&jw, "kind", findings[i].kind);
+            tl_jw_int(&jw, "line", findings[i].line);
+            tl_jw_int(&jw, "line2", findings[i].line2);
+            tl_jw_string(&jw, "superstep", findings[i].superstep[0] ? findings[i].superstep : NULL);
+            tl_jw_string(&jw, "text", findings[i].text);
+            tl_jw_object_end(&jw);
+        }
+        tl_jw_array_end(&jw);
+    }
+    if (nfindings) {
+        printf("\nChecks found:\n");
+        for (int i = 0; i < nfindings; i++)
+            printf("  %s%s%s%s\n", findings[i].text, findings[i].superstep[0] ? " [SUPERSTEP " : "",
+                   findings[i].superstep, findings[i].superstep[0] ? "]" : "");
+    } else {
+        printf("\nChecks: no shared-memory race, no barrier problem, no out-of-bounds access.\n");
+    }
+    if (cshape[0])
+        print_counters(cshape, jf ? &jw : NULL);
+    if (jf) {
+        tl_jw_object_end(&jw);
+        fputc('\n', jf);
+        fclose(jf);
+    }
+    printf("\nNo timing in CPU mode: speed needs a GPU. Run ./grade there for your score.\n");
+    return pass == total && !nfindings ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+/*
+ * protocol.h — one request from CPU mode's judge (cpu/judge.c) to a worker
+ * (cpu/worker.cc, the lab file inside), and its reply, over a pipe.
+ *
+ * request  tlc_request, then n_in floats (the inputs, one after another)
+ * reply    tlc_reply, then n_out floats (the output), then report_len bytes
+ *          of report (cpu/runtime.h: tlc_write_report)
+ */
+#ifndef TILELAB_CPU_PROTOCOL_H
+#define TILELAB_CPU_PROTOCOL_H
+
+#include <stdint.h>
+
+/* The bits of a float in shared memory that no thread has written: a quiet NaN
+ * with a payload, apart from the output's fill (all ones bytes), and kept by
+ * most arithmetic on it. */
+#define TLC_UNWRITTEN_SHARED 0x7fc0deadu
+
+enum tlc_op {
+    TLC_TRANSPOSE = 1,     /* a rows, b cols: in rows*cols -> out cols*rows */
+    TLC_MATMUL,            /* a M, b N, c K: in A (M*K) then B (K*N) -> out M*N */
+    TLC_REVERSE_BLOCKS,    /* a n: in n -> out n */
+    TLC_BLOCK_SUMS,        /* a n: in n -> out ceil(n / TL_CHUNK) */
+    TLC_PAIR_SUMS,         /* a n: in n -> out n */
+    TLC_TRANSPOSE_INPLACE, /* a n: in n*n -> out n*n, one buffer */
+    TLC_MATMUL_DBUF        /* as TLC_MATMUL */
+};
+
+typedef struct {
+    char magic[4];   /* "TLC1" */
+    int32_t op, a, b, c;
+    int32_t counting;   /* 1: group accesses into warp requests (counters) */
+    int32_t order;      /* 0: threads run in thread order between barriers; else a seed: shuffled */
+    uint32_t n_in, n_out;
+} tlc_request;
+
+typedef struct {
+    char magic[4];   /* "TLCR" */
+    int32_t status;  /* the cudaError_t of the launch and the synchronise after it */
+    int32_t missing; /* 1: the lab file has no such launch function */
+    uint32_t n_out, report_len;
+} tlc_reply;
+
+#endif

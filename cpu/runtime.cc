@@ -1,0 +1,1048 @@
+/*
+ * runtime.cc — CPU mode: runs a lab file's kernels on the CPU and watches
+ * every shared and global access they make.
+ *
+ * Execution. A launch runs its whole grid before it returns. Blocks are
+ * spread over a pool of OS threads (one per core); a block runs on one OS
+ * thread, each of its CUDA threads a fiber with its own stack. A fiber runs
+ * until it reaches a barrier or ends; the scheduler (run_block) resumes them
+ * in thread order (or a seeded shuffle of it), so a run is deterministic. __syncthreads is one switch
+ * to the scheduler and one back (tlc_switch, cpu/switch_x86_64.S).
+ *
+ * Access hooks. The lab file is compiled with -fsanitize=thread and linked
+ * without its runtime: the compiler calls __tsan_read4(addr) and friends
+ * before each load and store, and this file defines them. The return
+ * address of a hook is the access's own instruction, which addr2line turns
+ * into the lab file's line (the judge does that, cpu/judge.c).
+ *
+ * Checks (each reported once per pair of lines, with a count and an example):
+ *   races    a shadow word per 4 bytes of shared memory: last writer and
+ *            reader with their barrier epoch; two accesses by different
+ *            threads in one epoch, one of them a write, are a race (a
+ *            __syncwarp between them orders lanes of one warp);
+ *   barriers all threads waiting must wait at the same __syncthreads, and a
+ *            barrier that threads exited without reaching is reported;
+ *   bounds   a global access outside every cudaMalloc'd allocation, or a
+ *            shared one outside every __shared__ array, stops the launch
+ *            with cudaErrorIllegalAddress before it happens.
+ *
+ * Counters (when the request asks: the CPU check's counters case). Each thread's accesses are
+ * recorded between barriers; the lanes of a warp are grouped by the
+ * instruction that issued an access and how many times each lane had run it
+ * before (lock-step at memory accesses). A group is one warp-level request:
+ * global ones count their distinct 32-byte sectors, shared ones their
+ * wavefronts (per phase of 32, 16 or 8 lanes for 4-, 8- or 16-byte
+ * accesses: the most distinct 4-byte words any of the 32 banks is asked
+ * for; one word read by many lanes is a broadcast). Bank conflicts =
+ * wavefronts - requests, as ncu's l1tex__data_bank_conflicts counts them.
+ */
+#include "cuda_runtime.h"
+#include "runtime.h"
+#include "protocol.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+extern "C" void tlc_switch(void **save_sp, void *to_sp);
+extern "C" char __executable_start[];
+
+thread_local uint3 threadIdx, blockIdx;
+thread_local dim3 blockDim, gridDim;
+
+namespace {
+
+enum { MAX_THREADS = 1024, STACK_BYTES = 128 * 1024, GUARD_BYTES = 4096 };
+enum { SHARED_LIMIT = 48 * 1024, SHARED_ARENA = 256 * 1024, REDZONE = 32 };
+enum { READY, WAIT_BLOCK, WAIT_WARP, DONE, ABORTED };
+enum : uint16_t { MANY = 0xffff };
+enum { REC_WRITE = 1, REC_SHARED = 2 };
+
+uint64_t mix64(uint64_t x)   /* splitmix64 */
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint32_t pc_of(void *ret) { return (uint32_t)((uintptr_t)ret - (uintptr_t)__executable_start); }
+
+/* ---- device memory: one reserved region, allocations on page boundaries,
+ * an unmapped page after each, never reused in a run ------------------- */
+const size_t ARENA_BYTES = (size_t)16 << 30;
+/* What cudaMalloc hands out in all: more is cudaErrorMemoryAllocation, as on a
+ * full GPU, so a lab file cannot take the machine's memory. */
+const size_t ALLOC_LIMIT = (size_t)4 << 30;
+size_t g_allocated;
+char *g_arena;
+size_t g_arena_used;
+struct Alloc { uintptr_t lo; size_t size; bool freed; };
+std::vector<Alloc> g_allocs;
+cudaError_t g_last_error = cudaSuccess, g_sticky = cudaSuccess;
+bool g_counting = true;
+unsigned g_pool_threads;
+uint32_t g_order;   /* 0: thread order; else the seed of a shuffled order */
+
+/* ---- findings, merged from every OS thread --------------------------- */
+struct RaceKey {
+    int writes;   /* 1: a read and a write, 2: two writes */
+    uint32_t pc1, pc2;
+    bool operator<(const RaceKey &o) const
+    {
+        return writes != o.writes ? writes < o.writes : pc1 != o.pc1 ? pc1 < o.pc1 : pc2 < o.pc2;
+    }
+};
+struct RaceInfo {
+    uint64_t count = 0, block = UINT64_MAX;
+    unsigned t1 = 0, t2 = 0, offset = 0;
+    std::string array;
+};
+struct BarrierKey {
+    int kind;   /* 0: threads wait at different barriers, 1: some exited without reaching it */
+    uint32_t pc1, pc2;
+    bool operator<(const BarrierKey &o) const
+    {
+        return kind != o.kind ? kind < o.kind : pc1 != o.pc1 ? pc1 < o.pc1 : pc2 < o.pc2;
+    }
+};
+struct BarrierInfo {
+    uint64_t blocks = 0, block = UINT64_MAX;
+    unsigned reached = 0, total = 0;
+};
+struct Stat { int shared = 0, write = 0; uint64_t requests = 0, units = 0, ideal = 0; };
+struct Findings {
+    std::map<RaceKey, RaceInfo> races;
+    std::map<BarrierKey, BarrierInfo> barriers;
+    std::map<uint32_t, Stat> stats;
+    void merge(const Findings &o)
+    {
+        for (auto &r : o.races) {
+            RaceInfo &m = races[r.first];
+            m.count += r.second.count;
+            if (r.second.block < m.block) {
+                uint64_t c = m.count;
+                m = r.second;
+                m.count = c;
+            }
+        }
+        for (auto &b : o.barriers) {
+            BarrierInfo &m = barriers[b.first];
+            uint64_t n = m.blocks + b.second.blocks;
+            if (b.second.block < m.block)
+                m = b.second;
+            m.blocks = n;
+        }
+        for (auto &s : o.stats) {
+            Stat &m = stats[s.first];
+            m.shared = s.second.shared;
+            m.write = s.second.write;
+            m.requests += s.second.requests;
+            m.units += s.second.units;
+            m.ideal += s.second.ideal;
+        }
+    }
+};
+std::mutex g_mu;
+Findings g_findings;
+std::string g_fatal;   /* the first out-of-bounds access, or host code touching device memory */
+std::map<uint32_t, int> g_host_access;
+std::vector<std::string> g_launches;
+
+void fatal_finding(const std::string &line)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g_fatal.empty())
+        g_fatal = line;
+}
+
+/* ---- fibers and blocks --------------------------------------------------- */
+struct Rec { uintptr_t addr; uint32_t pc; uint8_t size, flags; };
+struct Fiber {
+    void *sp;
+    int state;
+    unsigned tid, barriers;
+    uint32_t wait_pc;
+    uint3 idx;
+    std::vector<Rec> recs;
+};
+/* Per 4-byte word of shared memory: its last writer, and its readers since
+ * then in this barrier epoch: r_tid one reader or MANY, r_warp their one warp
+ * or MANY, r_wep the warp epoch of the latest read; two readers (first,
+ * latest other) kept to name in a report. */
+struct Shadow {
+    uint32_t w_epoch, r_epoch, w_pc, w_wep, r_wep, r_pc[2];
+    uint16_t w_tid, r_tid, r_warp, r_who[2];
+};
+struct Array {
+    uintptr_t lo, hi;
+    const void *key;
+    std::string name;
+    size_t element = 1;
+    int rank = 0;
+    size_t extents[4] = {0, 0, 0, 0};
+};
+
+/* "tile[3][5]" for the byte at `offset` into the array (its first byte's element). */
+std::string element_name(const Array &a, size_t offset)
+{
+    std::string s = a.name;
+    size_t index = offset / a.element;
+    char buf[32];
+    if (a.rank == 0) {
+        if (a.key && a.element > 1 && offset)
+            snprintf(buf, sizeof buf, " (byte %zu)", offset), s += buf;
+        else if (!a.key)   /* dynamic shared memory: a flat array of its declared type */
+            snprintf(buf, sizeof buf, "[%zu]", index), s += buf;
+        return s;
+    }
+    size_t stride[4], total = 1;
+    for (int d = a.rank - 1; d >= 0; d--)
+        stride[d] = total, total *= a.extents[d];
+    for (int d = 0; d < a.rank; d++)
+        snprintf(buf, sizeof buf, "[%zu]", index / stride[d] % (d ? a.extents[d] : (size_t)-1)), s += buf;
+    return s;
+}
+
+struct Job {
+    dim3 grid, block;
+    size_t dynamic_shared;
+    tlc::block_entry entry;
+    void *ctx;
+    uint64_t nblocks;
+    std::atomic<uint64_t> next;
+    std::atomic<bool> abort;
+};
+Job g_job;
+
+struct Worker {
+    char *stacks;
+    Fiber fibers[MAX_THREADS];
+    void *sched_sp;
+    Fiber *cur = nullptr;
+    unsigned nthreads;
+    uint64_t block_id;
+    /* shared memory: [redzone][dynamic][redzone][array][redzone]... */
+    char *sh_region;
+    uintptr_t sh_lo, sh_span, sh_base;
+    size_t sh_used;
+    std::vector<Array> arrays;
+    Shadow *shadow;
+    uint32_t clock = 0, epoch = 0, wep[MAX_THREADS / 32];
+    bool aborted = false;
+    Findings found;
+    std::unordered_map<uint32_t, uint32_t> occ;
+
+    Worker()
+    {
+        size_t per = STACK_BYTES + GUARD_BYTES;
+        stacks = (char *)mmap(nullptr, per * MAX_THREADS, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        sh_region = (char *)mmap(nullptr, SHARED_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        shadow = (Shadow *)calloc(SHARED_ARENA / 4, sizeof(Shadow));
+        if (stacks == MAP_FAILED || sh_region == MAP_FAILED || !shadow) {
+            fprintf(stderr, "CPU mode: no memory for a block's stacks\n");
+            _exit(2);
+        }
+        for (int i = 0; i < MAX_THREADS; i++)
+            mprotect(stacks + i * per, GUARD_BYTES, PROT_NONE);
+        sh_lo = (uintptr_t)sh_region;
+        sh_span = SHARED_ARENA;
+    }
+};
+thread_local Worker *W;
+
+/* Shared memory before any thread wrote it: a NaN of its own (TLC_UNWRITTEN_SHARED),
+ * so reading it shows in the result, and the CPU check can say where it came from. */
+void fill_unwritten(char *p, size_t bytes)
+{
+    uint32_t word = TLC_UNWRITTEN_SHARED;
+    for (size_t i = 0; i + 4 <= bytes; i += 4)
+        memcpy(p + i, &word, 4);
+}
+
+void fiber_main()
+{
+    Worker *w = W;
+    g_job.entry(g_job.ctx);
+    w->cur->state = DONE;
+    tlc_switch(&w->cur->sp, w->sched_sp);
+    __builtin_unreachable();
+}
+
+void fiber_init(Worker *w, unsigned i)
+{
+    char *top = w->stacks + (size_t)(i + 1) * (STACK_BYTES + GUARD_BYTES);
+    void **sp = (void **)(top - 64);
+    for (int r = 0; r < 6; r++)
+        sp[r] = nullptr;
+    sp[6] = (void *)&fiber_main;
+    sp[7] = nullptr;
+    Fiber &f = w->fibers[i];
+    f.sp = sp;
+    f.state = READY;
+    f.tid = i;
+    f.barriers = 0;
+    f.recs.clear();
+    unsigned bx = g_job.block.x, by = g_job.block.y;
+    f.idx = uint3{i % bx, (i / bx) % by, i / (bx * by)};
+}
+
+/* Leaves the running fiber for good: the launch stops here. */
+[[noreturn]] void abort_fiber(Worker *w)
+{
+    w->aborted = true;
+    g_job.abort = true;
+    w->cur->state = ABORTED;
+    tlc_switch(&w->cur->sp, w->sched_sp);
+    __builtin_unreachable();
+}
+
+std::string block_text(uint64_t b)
+{
+    char buf[64];
+    unsigned gx = g_job.grid.x, gy = g_job.grid.y;
+    snprintf(buf, sizeof buf, "%llu,%llu,%llu", (unsigned long long)(b % gx),
+             (unsigned long long)(b / gx % gy), (unsigned long long)(b / ((uint64_t)gx * gy)));
+    return buf;
+}
+std::string thread_text(unsigned t)
+{
+    char buf[48];
+    unsigned bx = g_job.block.x, by = g_job.block.y;
+    snprintf(buf, sizeof buf, "%u,%u,%u", t % bx, t / bx % by, t / (bx * by));
+    return buf;
+}
+
+/* ---- counters: one warp's accesses since the last barrier ------------- */
+void account(Worker *w, const Rec *const *group, int n)
+{
+    const Rec &first = *group[0];
+    Stat &s = w->found.stats[first.pc];
+    s.shared = (first.flags & REC_SHARED) != 0;
+    s.write = (first.flags & REC_WRITE) != 0;
+    s.requests++;
+    unsigned size = first.size;
+    if (!s.shared) {
+        uintptr_t sectors[64];
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            for (uintptr_t x = group[i]->addr >> 5; x <= (group[i]->addr + group[i]->size - 1) >> 5 && k < 64; x++)
+                sectors[k++] = x;
+        std::sort(sectors, sectors + k);
+        s.units += std::unique(sectors, sectors + k) - sectors;
+        /* Ideal: the distinct bytes asked for, in as few sectors as hold them
+         * (lanes reading one address are served once). */
+        uintptr_t addrs[32];
+        for (int i = 0; i < n; i++)
+            addrs[i] = group[i]->addr;
+        std::sort(addrs, addrs + n);
+        s.ideal += ((std::unique(addrs, addrs + n) - addrs) * size + 31) / 32;
+        return;
+    }
+    /* Shared: 8-byte accesses are served per half warp, 16-byte per quarter. */
+    unsigned per_phase = size <= 4 ? 32 : size <= 8 ? 16 : 8;
+    for (unsigned phase = 0; phase < 32 / per_phase; phase++) {
+        uintptr_t words[128];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            const Rec &r = *group[i];
+            unsigned lane = r.flags >> 3;
+            if (lane / per_phase != phase)
+                continue;
+            for (uintptr_t x = r.addr >> 2; x <= (r.addr + r.size - 1) >> 2 && k < 128; x++)
+                words[k++] = x;
+        }
+        if (!k)
+            continue;
+        std::sort(words, words + k);
+        k = std::unique(words, words + k) - words;
+        int per_bank[32] = {0}, most = 0;
+        for (int i = 0; i < k; i++)
+            most = std::max(most, ++per_bank[words[i] & 31]);
+        s.units += most;
+        s.ideal += 1;
+    }
+}
+
+void count_warps(Worker *w)
+{
+    unsigned n = w->nthreads;
+    for (unsigned base = 0; base < n; base += 32) {
+        unsigned end = std::min(n, base + 32);
+        /* Fast path: every lane that accessed memory ran the same instructions. */
+        const std::vector<Rec> *tmpl = nullptr;
+        bool same = true;
+        for (unsigned t = base; t < end && same; t++) {
+            const std::vector<Rec> &r = w->fibers[t].recs;
+            if (r.empty())
+                continue;
+            if (!tmpl) {
+                tmpl = &r;
+                continue;
+            }
+            if (r.size() != tmpl->size())
+                same = false;
+            for (size_t i = 0; same && i < r.size(); i++)
+                same = r[i].pc == (*tmpl)[i].pc;
+        }
+        if (!tmpl)
+            continue;
+        const Rec *group[32];
+        if (same) {
+            for (size_t i = 0; i < tmpl->size(); i++) {
+                int k = 0;
+                for (unsigned t = base; t < end; t++)
+                    if (!w->fibers[t].recs.empty())
+                        group[k++] = &w->fibers[t].recs[i];
+                account(w, group, k);
+            }
+        } else {
+            struct Key { uint32_t pc, occ, lane; const Rec *r; };
+            std::vector<Key> keys;
+            for (unsigned t = base; t < end; t++) {
+                w->occ.clear();
+                for (const Rec &r : w->fibers[t].recs)
+                    keys.push_back(Key{r.pc, w->occ[r.pc]++, t - base, &r});
+            }
+            std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+                return a.pc != b.pc ? a.pc < b.pc : a.occ != b.occ ? a.occ < b.occ : a.lane < b.lane;
+            });
+            for (size_t i = 0; i < keys.size();) {
+                int k = 0;
+                size_t j = i;
+                for (; j < keys.size() && keys[j].pc == keys[i].pc && keys[j].occ == keys[i].occ; j++)
+                    group[k++] = keys[j].r;
+                account(w, group, k);
+                i = j;
+            }
+        }
+        for (unsigned t = base; t < end; t++)
+            w->fibers[t].recs.clear();
+    }
+}
+
+/* ---- the scheduler --------------------------------------------------------- */
+void barrier_finding(Worker *w, int kind, uint32_t pc1, uint32_t pc2, unsigned reached)
+{
+    BarrierInfo &b = w->found.barriers[BarrierKey{kind, pc1, pc2}];
+    b.blocks++;
+    if (w->block_id < b.block) {
+        b.block = w->block_id;
+        b.reached = reached;
+        b.total = w->nthreads;
+    }
+}
+
+void run_block(Worker *w, uint64_t b)
+{
+    dim3 g = g_job.grid;
+    blockIdx = uint3{(unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / ((uint64_t)g.x * g.y))};
+    blockDim = g_job.block;
+    gridDim = g;
+    w->block_id = b;
+    unsigned n = w->nthreads = g_job.block.x * g_job.block.y * g_job.block.z;
+    for (unsigned i = 0; i < n; i++)
+        fiber_init(w, i);
+    /* Shared memory starts as NaN, so reading what no thread wrote shows in the result. */
+    fill_unwritten(w->sh_region, w->sh_used ? w->sh_used : (size_t)SHARED_ARENA);
+    w->epoch = ++w->clock;
+    for (unsigned i = 0; i < (n + 31) / 32; i++)
+        w->wep[i] = ++w->clock;
+    bool barrier_reported = false;
+    uint16_t order[MAX_THREADS];
+    for (unsigned i = 0; i < n; i++)
+        order[i] = (uint16_t)i;
+    uint64_t rounds = 0;
+    for (;;) {
+        if (g_order) {   /* a shuffled order, the same for this block and round in every run */
+            uint64_t x = ((uint64_t)g_order << 32) ^ (b * 0x9e3779b97f4a7c15ull) ^ rounds++;
+            for (unsigned i = n - 1; i > 0; i--) {
+                x = mix64(x);
+                std::swap(order[i], order[x % (i + 1)]);
+            }
+        }
+        for (unsigned k = 0; k < n; k++) {
+            Fiber &f = w->fibers[order[k]];
+            if (f.state != READY)
+                continue;
+            w->cur = &f;
+            threadIdx = f.idx;
+            tlc_switch(&w->sched_sp, f.sp);
+            if (w->aborted) {
+                w->cur = nullptr;
+                return;
+            }
+        }
+        w->cur = nullptr;
+        /* A warp whose live lanes all wait at __syncwarp goes on. */
+        bool released = false;
+        for (unsigned base = 0; base < n; base += 32) {
+            bool any = false, all = true;
+            for (unsigned t = base; t < std::min(n, base + 32); t++) {
+                int s = w->fibers[t].state;
+                if (s == DONE)
+                    continue;
+                any = true;
+                all = all && s == WAIT_WARP;
+            }
+            if (any && all) {
+                for (unsigned t = base; t < std::min(n, base + 32); t++)
+                    if (w->fibers[t].state == WAIT_WARP)
+                        w->fibers[t].state = READY;
+                w->wep[base / 32] = ++w->clock;
+                released = true;
+            }
+        }
+        if (released)
+            continue;
+        unsigned waiting = 0, done = 0;
+        uint32_t pc = 0, other = 0;
+        for (unsigned i = 0; i < n; i++) {
+            Fiber &f = w->fibers[i];
+            if (f.state == DONE) {
+                done++;
+                continue;
+            }
+            waiting++;
+            if (waiting == 1)
+                pc = f.wait_pc;
+            else if (f.wait_pc != pc && !other)
+                other = f.wait_pc;
+        }
+        if (!waiting)
+            break;
+        if (!barrier_reported && other) {
+            barrier_finding(w, 0, std::min(pc, other), std::max(pc, other), waiting);
+            barrier_reported = true;
+        } else if (!barrier_reported && done) {
+            barrier_finding(w, 1, pc, 0, waiting);
+            barrier_reported = true;
+        }
+        if (g_counting)
+            count_warps(w);
+        w->epoch = ++w->clock;
+        for (unsigned i = 0; i < n; i++)
+            if (w->fibers[i].state != DONE) {
+                w->fibers[i].state = READY;
+                w->fibers[i].barriers++;
+            }
+    }
+    if (g_counting)
+        count_warps(w);
+}
+
+/* ---- the pool of OS threads ------------------------------------------------ */
+std::mutex pool_mu;
+/* Never destroyed: the parked pool threads still wait on them when the process exits. */
+std::condition_variable &pool_cv = *new std::condition_variable, &pool_done = *new std::condition_variable;
+uint64_t pool_gen;
+unsigned pool_busy;
+unsigned pool_size;   /* threads started, detached: they park between launches until the process ends */
+
+void worker_loop()
+{
+    W = new Worker();
+    /* A stack for signal handlers: a fiber that overflows its own still gets its fault reported. */
+    stack_t ss = {malloc(64 * 1024), 0, 64 * 1024};
+    sigaltstack(&ss, nullptr);
+    uint64_t seen = 0;
+    for (;;) {
+        {
+            std::unique_lock<std::mutex> lock(pool_mu);
+            pool_cv.wait(lock, [&] { return pool_gen != seen; });
+            seen = pool_gen;
+        }
+        Worker *w = W;
+        w->arrays.clear();
+        w->sh_used = 0;
+        w->aborted = false;
+        for (;;) {
+            if (g_job.abort)
+                break;
+            uint64_t b = g_job.next++;
+            if (b >= g_job.nblocks)
+                break;
+            run_block(w, b);
+            if (w->aborted)
+                break;
+        }
+        {
+            std::lock_guard<std::mutex> lock(g_mu);
+            g_findings.merge(w->found);
+        }
+        w->found = Findings();
+        std::lock_guard<std::mutex> lock(pool_mu);
+        if (--pool_busy == 0)
+            pool_done.notify_all();
+    }
+}
+
+/* ---- access hooks ---------------------------------------------------------- */
+void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc)
+{
+    Fiber *f = w->cur;
+    const Array *arr = nullptr;
+    for (const Array &x : w->arrays)
+        if (a >= x.lo && a + size <= x.hi) {
+            arr = &x;
+            break;
+        }
+    if (!arr) {
+        char buf[256];
+        const Array *near = nullptr;
+        for (const Array &x : w->arrays)
+            if (x.hi > x.lo && (!near || (a >= x.lo && x.lo > near->lo)))
+                near = &x;
+        snprintf(buf, sizeof buf, "oob\tshared\t%s\t%x\t%u\t%s%+lld bytes\tblock %s thread %s",
+                 write ? "write" : "read", pc, size, near ? near->name.c_str() : "shared memory",
+                 near ? (long long)(a - near->lo) : 0LL, block_text(w->block_id).c_str(),
+                 thread_text(f->tid).c_str());
+        fatal_finding(buf);
+        abort_fiber(w);
+    }
+    uint16_t tid = (uint16_t)f->tid;
+    unsigned warp = f->tid / 32;
+    uint32_t ep = w->epoch, wep = w->wep[warp];
+    /* A __syncwarp of this warp since: lanes of one warp are ordered by it. */
+    auto ordered = [&](uint16_t other_warp, uint32_t other_wep) {
+        return other_warp == warp && other_wep != wep;
+    };
+    for (uintptr_t word = (a - w->sh_base) >> 2; word <= (a + size - 1 - w->sh_base) >> 2; word++) {
+        Shadow &s = w->shadow[word];
+        uint32_t prior_pc = 0;
+        unsigned prior_tid = 0;
+        int writes = 0;
+        bool readers_ordered = s.r_epoch != ep || ordered(s.r_warp, s.r_wep);
+        if (s.w_epoch == ep && s.w_tid != tid && !ordered(s.w_tid / 32, s.w_wep)) {
+            prior_pc = s.w_pc, prior_tid = s.w_tid, writes = write ? 2 : 1;
+        } else if (write && !readers_ordered && s.r_tid != tid) {
+            int k = s.r_who[0] == tid;   /* a reader that is not this thread */
+            prior_pc = s.r_pc[k], prior_tid = s.r_who[k], writes = 1;
+        }
+        if (writes) {
+            RaceKey key{writes, std::min(prior_pc, pc), std::max(prior_pc, pc)};
+            RaceInfo &r = w->found.races[key];
+            if (r.count++ == 0 || w->block_id < r.block) {
+                r.block = w->block_id;
+                r.t1 = prior_tid;
+                r.t2 = tid;
+                r.offset = (unsigned)(word * 4 + w->sh_base - arr->lo);
+                r.array = element_name(*arr, r.offset);
+            }
+        }
+        if (write) {
+            s.w_epoch = ep, s.w_tid = tid, s.w_pc = pc, s.w_wep = wep;
+        } else if (readers_ordered) {   /* the first reader since the write, or since a __syncwarp */
+            s.r_epoch = ep, s.r_tid = tid, s.r_warp = (uint16_t)warp, s.r_wep = wep;
+            s.r_who[0] = s.r_who[1] = tid, s.r_pc[0] = s.r_pc[1] = pc;
+        } else {
+            if (s.r_tid != tid)
+                s.r_tid = MANY, s.r_who[1] = tid, s.r_pc[1] = pc;
+            if (s.r_warp != warp)
+                s.r_warp = MANY;
+            s.r_wep = wep;
+        }
+    }
+    if (g_counting)
+        f->recs.push_back(Rec{a, pc, (uint8_t)size, (uint8_t)(REC_SHARED | (write ? REC_WRITE : 0) | ((f->tid % 32) << 3))});
+}
+
+const Alloc *find_alloc(uintptr_t a)
+{
+    auto it = std::upper_bound(g_allocs.begin(), g_allocs.end(), a,
+                               [](uintptr_t x, const Alloc &al) { return x < al.lo; });
+    if (it == g_allocs.begin())
+        return nullptr;
+    return &*(it - 1);
+}
+
+void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc)
+{
+    Fiber *f = w->cur;
+    const Alloc *al = find_alloc(a);
+    if (!al || al->freed || a + size > al->lo + al->size) {
+        char buf[256];
+        if (al && al->freed)
+            snprintf(buf, sizeof buf, "oob\tglobal\t%s\t%x\t%u\tfreed memory\tblock %s thread %s",
+                     write ? "write" : "read", pc, size, block_text(w->block_id).c_str(), thread_text(f->tid).c_str());
+        else if (al)
+            snprintf(buf, sizeof buf, "oob\tglobal\t%s\t%x\t%u\t%llu bytes past the end of a %zu-byte allocation\tblock %s thread %s",
+                     write ? "write" : "read", pc, size, (unsigned long long)(a + size - al->lo - al->size),
+                     al->size, block_text(w->block_id).c_str(), thread_text(f->tid).c_str());
+        else
+            snprintf(buf, sizeof buf, "oob\tglobal\t%s\t%x\t%u\tbefore the first allocation\tblock %s thread %s",
+                     write ? "write" : "read", pc, size, block_text(w->block_id).c_str(), thread_text(f->tid).c_str());
+        fatal_finding(buf);
+        abort_fiber(w);
+    }
+    if (g_counting)
+        f->recs.push_back(Rec{a, pc, (uint8_t)size, (uint8_t)((write ? REC_WRITE : 0) | ((f->tid % 32) << 3))});
+}
+
+inline void on_access(void *addr, unsigned size, bool write, void *ret)
+{
+    uintptr_t a = (uintptr_t)addr;
+    Worker *w = W;
+    if (w && w->cur) {
+        if (a - w->sh_lo < w->sh_span)
+            shared_access(w, a, size, write, pc_of(ret));
+        else if (a - (uintptr_t)g_arena < ARENA_BYTES)
+            global_access(w, a, size, write, pc_of(ret));
+    } else if (!w && a - (uintptr_t)g_arena < ARENA_BYTES) {
+        std::lock_guard<std::mutex> lock(g_mu);
+        g_host_access[pc_of(ret)] |= write ? 2 : 1;
+    }
+}
+
+} // namespace
+
+/* ---- the hooks the compiler calls (-fsanitize=thread) --------------------- */
+#define TLC_HOOK(n)                                                                                     \
+    extern "C" void __tsan_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); }          \
+    extern "C" void __tsan_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0)); }          \
+    extern "C" void __tsan_unaligned_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); } \
+    extern "C" void __tsan_unaligned_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0)); } \
+    extern "C" void __tsan_volatile_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); }  \
+    extern "C" void __tsan_volatile_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0)); }
+TLC_HOOK(1)
+TLC_HOOK(2)
+TLC_HOOK(4)
+TLC_HOOK(8)
+TLC_HOOK(16)
+extern "C" void __tsan_read_range(void *a, size_t n) { on_access(a, (unsigned)std::min<size_t>(n, 255), false, __builtin_return_address(0)); }
+extern "C" void __tsan_write_range(void *a, size_t n) { on_access(a, (unsigned)std::min<size_t>(n, 255), true, __builtin_return_address(0)); }
+extern "C" void __tsan_init(void) {}
+extern "C" void __tsan_func_entry(void *) {}
+extern "C" void __tsan_func_exit(void) {}
+extern "C" void __tsan_vptr_update(void **, void *) {}
+extern "C" void __tsan_vptr_read(void **) {}
+extern "C" void __tsan_ignore_thread_begin(void) {}
+extern "C" void __tsan_ignore_thread_end(void) {}
+
+/* ---- launches and shared memory (what cudafe's rewrites call) ------------- */
+void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry entry, void *ctx,
+                   const char *file, int line)
+{
+    if (W)
+        tlc_unsupported("a kernel launch inside a kernel", file, line);
+    char buf[512];
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
+    bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 || nblocks == 0 ||
+               grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu;
+    snprintf(buf, sizeof buf, "launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%s", file, line, grid.x, grid.y, grid.z,
+             block.x, block.y, block.z, bad ? "cudaErrorInvalidConfiguration" : "cudaSuccess");
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g_launches.size() < 64)
+            g_launches.push_back(buf);
+    }
+    if (g_sticky)
+        return;
+    if (bad) {
+        g_last_error = cudaErrorInvalidConfiguration;
+        return;
+    }
+    if (dynamic_shared > SHARED_LIMIT)
+        tlc_unsupported("more than 48 KiB of dynamic shared memory", file, line);
+    if (!pool_size)
+        tlc_start();
+    g_job.grid = grid;
+    g_job.block = block;
+    g_job.dynamic_shared = dynamic_shared;
+    g_job.entry = entry;
+    g_job.ctx = ctx;
+    g_job.nblocks = nblocks;
+    g_job.next = 0;
+    g_job.abort = false;
+    {
+        std::unique_lock<std::mutex> lock(pool_mu);
+        pool_busy = pool_size;
+        pool_gen++;
+        pool_cv.notify_all();
+        pool_done.wait(lock, [] { return pool_busy == 0; });
+    }
+    if (g_job.abort)
+        g_last_error = g_sticky = cudaErrorIllegalAddress;
+}
+
+/* The block's copy of the array declared at `key`: laid out by the first
+ * thread that reaches the declaration, found again by every other. */
+void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line,
+                         size_t element, int rank, const size_t *extents)
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported("__shared__ outside a kernel", file, line);
+    for (const Array &a : w->arrays)
+        if (a.key == key)
+            return (void *)a.lo;
+    if (w->arrays.empty()) {   /* the dynamic part comes first */
+        w->sh_base = (uintptr_t)w->sh_region + REDZONE;
+        w->arrays.push_back(Array{w->sh_base, w->sh_base + g_job.dynamic_shared, nullptr, "dynamic shared memory"});
+        w->sh_used = REDZONE + g_job.dynamic_shared + REDZONE;
+    }
+    align = std::max<size_t>(align, 16);
+    size_t off = (w->sh_used + align - 1) / align * align;
+    size_t declared = bytes + g_job.dynamic_shared;
+    for (const Array &x : w->arrays)
+        declared += x.key ? x.hi - x.lo : 0;
+    if (declared > SHARED_LIMIT || off + bytes + REDZONE > SHARED_ARENA)
+        tlc_unsupported("more than 48 KiB of shared memory in one block", file, line);
+    uintptr_t lo = (uintptr_t)w->sh_region + off;
+    Array arr{lo, lo + bytes, key, name};
+    arr.element = element ? element : 1;
+    arr.rank = rank;
+    for (int d = 0; d < rank && d < 4; d++)
+        arr.extents[d] = extents[d];
+    w->arrays.push_back(arr);
+    w->sh_used = off + bytes + REDZONE;
+    fill_unwritten((char *)lo, bytes);
+    return (void *)lo;
+}
+
+void *tlc::shared_dynamic(const char *name, const char *file, int line, size_t element)
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported("extern __shared__ outside a kernel", file, line);
+    if (w->arrays.empty())
+        shared_static(&w->arrays, 0, 16, "(start)", file, line);
+    w->arrays[0].name = name;
+    w->arrays[0].element = element ? element : 1;
+    return (void *)w->arrays[0].lo;
+}
+
+extern "C" void __syncthreads(void)
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported("__syncthreads outside a kernel", "?", 0);
+    Fiber *f = w->cur;
+    f->wait_pc = pc_of(__builtin_return_address(0));
+    f->state = WAIT_BLOCK;
+    tlc_switch(&f->sp, w->sched_sp);
+}
+
+extern "C" void __syncwarp(unsigned mask)
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported("__syncwarp outside a kernel", "?", 0);
+    if (mask != 0xffffffffu)
+        tlc_unsupported("__syncwarp with a mask other than 0xffffffff", "?", 0);
+    Fiber *f = w->cur;
+    f->wait_pc = pc_of(__builtin_return_address(0));
+    f->state = WAIT_WARP;
+    tlc_switch(&f->sp, w->sched_sp);
+}
+
+extern "C" [[noreturn]] void tlc_unsupported(const char *what, const char *file, int line)
+{
+    if (line > 0)
+        fprintf(stderr, "not supported in CPU mode: %s at %s:%d\n", what, file, line);
+    else
+        fprintf(stderr, "not supported in CPU mode: %s\n", what);
+    fflush(stderr);
+    _exit(TLC_EXIT_UNSUPPORTED);
+}
+
+/* ---- the CUDA runtime calls ------------------------------------------------ */
+static bool device_range(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    const Alloc *al = find_alloc(a);
+    return al && !al->freed && a + n <= al->lo + al->size && a >= al->lo;
+}
+
+static cudaError_t fail(cudaError_t e)
+{
+    g_last_error = e;
+    return e;
+}
+
+extern "C" cudaError_t cudaMalloc(void **ptr, size_t bytes)
+{
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    if (g_sticky)
+        return g_sticky;
+    if (!g_arena) {
+        g_arena = (char *)mmap(nullptr, ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (g_arena == MAP_FAILED) {
+            g_arena = nullptr;
+            return fail(cudaErrorMemoryAllocation);
+        }
+    }
+    size_t page = 4096, span = (std::max<size_t>(bytes, 1) + page - 1) / page * page;
+    if (g_arena_used + span + page > ARENA_BYTES || g_allocated + span > ALLOC_LIMIT ||
+        mprotect(g_arena + g_arena_used, span, PROT_READ | PROT_WRITE) != 0)
+        return fail(cudaErrorMemoryAllocation);
+    char *p = g_arena + g_arena_used;
+    g_allocs.push_back(Alloc{(uintptr_t)p, bytes, false});
+    g_arena_used += span + page;   /* an unmapped page after each allocation */
+    g_allocated += span;
+    *ptr = p;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaFree(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    for (Alloc &a : g_allocs)
+        if (a.lo == (uintptr_t)ptr && !a.freed) {
+            a.freed = true;
+            mprotect(ptr, (std::max<size_t>(a.size, 1) + 4095) / 4096 * 4096, PROT_NONE);
+            return g_sticky ? g_sticky : cudaSuccess;
+        }
+    return fail(cudaErrorInvalidDevicePointer);
+}
+
+extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+    if (g_sticky)
+        return g_sticky;
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind == cudaMemcpyDefault)
+        dst_dev = device_range(dst, bytes), src_dev = device_range(src, bytes);
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if ((dst_dev && !device_range(dst, bytes)) || (src_dev && !device_range(src, bytes)))
+        return fail(cudaErrorInvalidValue);
+    memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
+{
+    if (g_sticky)
+        return g_sticky;
+    if (!device_range(ptr, bytes))
+        return fail(cudaErrorInvalidValue);
+    memset(ptr, value, bytes);
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceSynchronize(void) { return g_sticky; }
+extern "C" cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = g_last_error;
+    g_last_error = g_sticky;
+    return e;
+}
+extern "C" cudaError_t cudaPeekAtLastError(void) { return g_last_error; }
+
+extern "C" const char *cudaGetErrorName(cudaError_t err)
+{
+    switch (err) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    default: return "cudaErrorUnknown";
+    }
+}
+extern "C" const char *cudaGetErrorString(cudaError_t err)
+{
+    switch (err) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    default: return "invalid argument";
+    }
+}
+
+/* Events time nothing on the CPU: they exist so lab files that use them run. */
+struct tlc_event { int recorded; };
+extern "C" cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+    *e = new tlc_event{0};
+    return cudaSuccess;
+}
+extern "C" cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) { e->recorded = 1; return g_sticky; }
+extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t) { return g_sticky; }
+extern "C" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t)
+{
+    *ms = 0;
+    return g_sticky;
+}
+extern "C" cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    delete e;
+    return cudaSuccess;
+}
+
+/* ---- what the worker reports ---------------------------------------------- */
+extern "C" void tlc_configure(int counting, unsigned threads, uint32_t order)
+{
+    g_order = order;
+    g_counting = counting != 0;
+    g_pool_threads = threads;
+}
+
+extern "C" void tlc_write_report(FILE *out)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    for (const std::string &l : g_launches)
+        fprintf(out, "%s\n", l.c_str());
+    if (!g_fatal.empty())
+        fprintf(out, "%s\n", g_fatal.c_str());
+    for (auto &h : g_host_access)
+        fprintf(out, "host\t%s\t%x\n", h.second & 2 ? "write" : "read", h.first);
+    for (auto &r : g_findings.races)
+        fprintf(out, "race\t%s\t%x\t%x\t%llu\t%s\t%u\tblock %s threads %s and %s\n",
+                r.first.writes == 2 ? "write-write" : "read-write", r.first.pc1, r.first.pc2,
+                (unsigned long long)r.second.count, r.second.array.c_str(), r.second.offset,
+                block_text(r.second.block).c_str(), thread_text(r.second.t1).c_str(), thread_text(r.second.t2).c_str());
+    for (auto &b : g_findings.barriers)
+        fprintf(out, "barrier\t%s\t%x\t%x\t%llu\t%u\t%u\tblock %s\n", b.first.kind ? "exited" : "divergent",
+                b.first.pc1, b.first.pc2, (unsigned long long)b.second.blocks, b.second.reached, b.second.total,
+                block_text(b.second.block).c_str());
+    for (auto &s : g_findings.stats)
+        fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
+                s.second.write ? "st" : "ld", (unsigned long long)s.second.requests,
+                (unsigned long long)s.second.units, (unsigned long long)s.second.ideal);
+}
+
+/* For the fault handler: the running fiber's state, without locks. */
+extern "C" int tlc_in_kernel(void) { return W && W->cur; }
+extern "C" unsigned tlc_pc_offset(uintptr_t pc) { return pc_of((void *)pc); }
+
+/* The pool's OS threads, started before the worker enters its sandbox
+ * (which lets no new thread be made with clone3). */
+extern "C" void tlc_start(void)
+{
+    if (pool_size)
+        return;
+    unsigned n = g_pool_threads ? g_pool_threads : std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i < n; i++)
+        std::thread(worker_loop).detach();
+    pool_size = n;
+}
+
+/* 1 when `addr` lies in this OS thread's fiber stacks: a CUDA thread's stack overflowed. */
+extern "C" int tlc_is_stack(uintptr_t addr)
+{
+    return W && addr - (uintptr_t)W->stacks < (uintptr_t)(STACK_BYTES + GUARD_BYTES) * MAX_THREADS;
+}

@@ -1,0 +1,40 @@
+/*
+ * runtime.h — what cpu/worker.cc asks of CPU mode's runtime (cpu/runtime.cc).
+ */
+#ifndef TILELAB_CPU_RUNTIME_H
+#define TILELAB_CPU_RUNTIME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The worker's exit status after "not supported in CPU mode: ..." on stderr. */
+enum { TLC_EXIT_UNSUPPORTED = 3 };
+
+/* counting: group accesses into warp requests (the counters); threads: OS
+ * threads for blocks (0: one per core); order: 0 runs a block's threads in
+ * thread order between barriers, another value shuffles that order (a seed,
+ * per block and barrier), so a race that one order hides shows in another.
+ * Before the first launch. */
+void tlc_configure(int counting, unsigned threads, uint32_t order);
+
+/* Starts the OS threads blocks run on (else the first launch does). */
+void tlc_start(void);
+
+/* Launches, the first bounds finding, host accesses to device memory, races,
+ * barrier findings and counters: one tab-separated line each, code
+ * addresses as offsets into the worker's executable (cpu/judge.c reads them). */
+void tlc_write_report(FILE *out);
+
+int tlc_in_kernel(void);
+int tlc_is_stack(uintptr_t addr);
+unsigned tlc_pc_offset(uintptr_t pc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,512 @@
+/*
+ * CPU mode (cpu/): the lab files, unmodified, run on the CPU. Every
+ * solution must come out right and clean, every skeleton wrong (or
+ * flagged), each bad submission with its diagnosis and line, and the
+ * counters must be what the hardware's rules give (and what ncu read,
+ * where tests/fixtures/ has a capture). No GPU is needed: these run in CI.
+ *
+ * Each test builds its file's CPU worker (common/submission.mk, target cpu)
+ * and reads the CPU check's --json output; no test reads its human text.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "json.h"
+
+#define WORK "build/tests/cpu-mode"
+
+/* A shell command as a fresh top-level make would run it; its exit status. */
+static int sh(const char *cmd)
+{
+    unsetenv("MAKEFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("MFLAGS");
+    int status = system(cmd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int tool_newlines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+typedef struct {
+    tl_json *json;
+    int status;          /* the CPU check's exit status */
+    char name[256];      /* what the files of this run are called in WORK */
+} run;
+
+static const char *run_log(const run *r);
+
+/* Builds `src` (a file of lab `lab`) for the CPU and runs the CPU check on it
+ * with `args`; `tag` names this run's files. Fails the test when it cannot build. */
+static run cpu_check(const char *lab, const char *src, const char *args, const char *tag)
+{
+    run r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.name, sizeof r.name, "%s", src);
+    for (char *p = r.name; *p; p++)
+        if (*p == '/' || *p == '.')
+            *p = '_';
+    strncat(r.name, tag, sizeof r.name - strlen(r.name) - 1);
+    char cmd[2048], log[512], where[512], json[512];
+    snprintf(log, sizeof log, WORK "/%s.build.log", r.name);
+    snprintf(where, sizeof where, WORK "/%s.worker", r.name);
+    snprintf(json, sizeof json, WORK "/%s.json", r.name);
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f common/submission.mk LAB=%s SRC=%s cpu > %s 2>&1 && "
+             "make -s --no-print-directory -f common/submission.mk LAB=%s SRC=%s print-cpu > %s",
+             lab, src, log, lab, src, where);
+    /* Tests of one file run in parallel: one builds it while the others wait. */
+    char lock[512];
+    snprintf(lock, sizeof lock, WORK "/%.*s.lock", (int)(strlen(r.name) - strlen(tag)), r.name);
+    sh("mkdir -p " WORK);
+    int fd = open(lock, O_CREAT | O_RDWR, 0644);
+    cr_assert(fd >= 0 && flock(fd, LOCK_EX) == 0, "cannot lock %s", lock);
+    int built = sh(cmd);
+    close(fd);
+    cr_assert_eq(built, 0, "building %s for the CPU failed:\n%s", src, slurp(log));
+    char worker[512], kind[64];
+    cr_assert_eq(sscanf(slurp(where), "%511s %63s", worker, kind), 2, "print-cpu said: %s", slurp(where));
+    snprintf(cmd, sizeof cmd, "build/cpu/cpu-check --worker %s --kind %s --lab %s --source %s --json %s %s > "
+             WORK "/%s.log 2>&1", worker, kind, lab, src, json, args, r.name);
+    r.status = sh(cmd);
+    char err[256];
+    r.json = tl_json_parse_file(json, err, sizeof err);
+    cr_assert(r.json, "the CPU check wrote no JSON (%s); exit %d; its output:\n%s", err, r.status,
+              run_log(&r));
+    return r;
+}
+
+/* What the CPU check printed for this run. */
+static const char *run_log(const run *r)
+{
+    char path[512];
+    snprintf(path, sizeof path, WORK "/%s.log", r->name);
+    return slurp(path);
+}
+
+static const tl_json *member(const tl_json *o, const char *key)
+{
+    const tl_json *v = tl_json_get(o, key);
+    cr_assert(v, "no \"%s\" in the CPU check's JSON", key);
+    return v;
+}
+
+/* The first finding of `kind` at `line` (and `line2` when not 0, either way round). */
+static const tl_json *finding(const run *r, const char *kind, int line, int line2)
+{
+    for (const tl_json *f = member(r->json, "findings")->child; f; f = f->next) {
+        int a = (int)tl_json_number(f, "line", 0), b = (int)tl_json_number(f, "line2", 0);
+        if (strcmp(tl_json_string(f, "kind", ""), kind))
+            continue;
+        if ((a == line && (!line2 || b == line2)) || (line2 && a == line2 && b == line))
+            return f;
+    }
+    return NULL;
+}
+
+static void assert_right_and_clean(const char *lab, const char *src, const char *args)
+{
+    run r = cpu_check(lab, src, args, "");
+    for (const tl_json *c = member(r.json, "results")->child; c; c = c->next)
+        cr_expect(!strcmp(tl_json_string(c, "verdict", ""), "ok") && tl_json_number(c, "findings", -1) == 0,
+                  "%s, case %s: %s %s (findings %g)", src, tl_json_string(c, "name", "?"), tl_json_string(c, "verdict", "?"),
+                  tl_json_string(c, "message", ""), tl_json_number(c, "findings", -1));
+    cr_expect_eq(tl_json_length(member(r.json, "findings")), 0, "%s: findings on a reference solution", src);
+    cr_expect_eq(r.status, 0, "%s: the CPU check exited %d", src, r.status);
+    tl_json_free(r.json);
+}
+
+/* A skeleton scores nothing: each kernel (the first word of a case's name:
+ * lab 5 has five, labs 1-4 one per shape) has a case that is wrong or was
+ * flagged (lab 5's clinic kernels count only when right and clean). */
+static void assert_scores_nothing(const char *lab, const char *src, const char *args)
+{
+    run r = cpu_check(lab, src, args, "");
+    for (const tl_json *c = member(r.json, "results")->child; c; c = c->next) {
+        const char *name = tl_json_string(c, "name", "?");
+        size_t word = strcspn(name, " ");
+        int lost = 0;
+        for (const tl_json *d = member(r.json, "results")->child; d; d = d->next)
+            if (!strncmp(tl_json_string(d, "name", ""), name, word) && strchr(" ", tl_json_string(d, "name", "")[word]))
+                lost |= strcmp(tl_json_string(d, "verdict", ""), "ok") || tl_json_number(d, "findings", 0) > 0;
+        cr_expect(lost, "%s, %.*s: right and clean in every case, from an untouched skeleton", src, (int)word, name);
+    }
+    cr_expect_eq(r.status, 1, "%s: the CPU check exited %d", src, r.status);
+    tl_json_free(r.json);
+}
+
+Test(cpu_solutions, lab1) { assert_right_and_clean("lab1", "solutions/lab1-naive-transpose/transpose.cu", "--counters 128x128"); }
+Test(cpu_solutions, lab2) { assert_right_and_clean("lab2", "solutions/lab2-shared-tile/transpose.cu", "--counters 128x128"); }
+Test(cpu_solutions, lab3) { assert_right_and_clean("lab3", "solutions/lab3-padding/transpose.cu", "--counters 128x128"); }
+Test(cpu_solutions, lab4) { assert_right_and_clean("lab4", "solutions/lab4-tiled-matmul/matmul.cu", "--counters 64x64x64"); }
+Test(cpu_solutions, lab5) { assert_right_and_clean("lab5", "solutions/lab5-supersteps/supersteps.cu", ""); }
+
+Test(cpu_skeletons, lab1) { assert_scores_nothing("lab1", "labs/lab1-naive-transpose/transpose.cu", "--counters 128x128"); }
+Test(cpu_skeletons, lab2) { assert_scores_nothing("lab2", "labs/lab2-shared-tile/transpose.cu", "--counters 128x128"); }
+Test(cpu_skeletons, lab3) { assert_scores_nothing("lab3", "labs/lab3-padding/transpose.cu", "--counters 128x128"); }
+Test(cpu_skeletons, lab4) { assert_scores_nothing("lab4", "labs/lab4-tiled-matmul/matmul.cu", "--counters 64x64x64"); }
+Test(cpu_skeletons, lab5) { assert_scores_nothing("lab5", "labs/lab5-supersteps/supersteps.cu", ""); }
+
+/* ---- the checks: each bug with its lines ------------------------------------ */
+Test(cpu_checks, a_missing_barrier_is_a_race_between_the_store_and_the_load)
+{
+    run r = cpu_check("lab2", "tests/submissions/lab2/missing_barrier.cu", "--no-counters", "");
+    cr_expect(finding(&r, "race", 15, 23), "no race between lines 15 and 23:\n%s", slurp(WORK "/tests_submissions_lab2_missing_barrier_cu.log"));
+    cr_expect_eq(r.status, 1);
+}
+
+Test(cpu_checks, a_missing_second_barrier_races_the_next_load_against_the_multiply)
+{
+    run r = cpu_check("lab4", "tests/submissions/lab4/missing_second_barrier.cu", "--no-counters", "");
+    const char *log = slurp(WORK "/tests_submissions_lab4_missing_second_barrier_cu.log");
+    cr_expect(finding(&r, "race", 18, 24), "no race between lines 18 and 24 (As):\n%s", log);
+    cr_expect(finding(&r, "race", 19, 24), "no race between lines 19 and 24 (Bs):\n%s", log);
+}
+
+Test(cpu_checks, a_race_inside_a_superstep_is_named_by_it)
+{
+    run r = cpu_check("lab5", "tests/submissions/lab5/dbuf_single_buffer.cu", "", "");
+    const tl_json *f = finding(&r, "race", 166, 170);
+    cr_assert(f, "no race between lines 166 and 170:\n%s", slurp(WORK "/tests_submissions_lab5_dbuf_single_buffer_cu.log"));
+    cr_expect_str_eq(tl_json_string(f, "superstep", ""), "load_next_multiply_current");
+}
+
+Test(cpu_checks, a_barrier_in_a_branch_is_reported_with_its_line)
+{
+    run r = cpu_check("lab2", "tests/submissions/lab2/barrier_in_branch.cu", "--no-counters", "");
+    cr_expect(finding(&r, "barrier", 19, 0), "no barrier finding at line 19:\n%s", slurp(WORK "/tests_submissions_lab2_barrier_in_branch_cu.log"));
+}
+
+Test(cpu_checks, a_partial_tile_without_bounds_tests_is_out_of_bounds)
+{
+    run r = cpu_check("lab2", "tests/submissions/lab2/partial_tiles_unguarded.cu", "--no-counters", "");
+    cr_expect(finding(&r, "bounds", 24, 0), "no out-of-bounds finding at line 24:\n%s",
+              slurp(WORK "/tests_submissions_lab2_partial_tiles_unguarded_cu.log"));
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child->next, "verdict", ""), "error");
+}
+
+Test(cpu_checks, a_wild_store_is_an_illegal_address_at_its_line)
+{
+    run r = cpu_check("lab1", "tests/submissions/lab1/illegal_address.cu", "--shape 31x33 --no-counters", "");
+    cr_expect(finding(&r, "bounds", 10, 0), "no fault at line 10:\n%s", slurp(WORK "/tests_submissions_lab1_illegal_address_cu.log"));
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""), "cudaErrorIllegalAddress (700) from the launch");
+}
+
+Test(cpu_checks, a_kernel_that_never_ends_times_out)
+{
+    run r = cpu_check("lab1", "tests/submissions/lab1/hangs.cu", "--shape 2x3 --no-counters --timeout 2", "");
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "verdict", ""), "timed out");
+}
+
+Test(cpu_checks, what_cpu_mode_cannot_run_is_named_with_its_line)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/uses_atomic.cu", "--shape 2x3 --no-counters", "");
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""),
+                     "not supported in CPU mode: atomicAdd at tests/cpu/fixtures/uses_atomic.cu:11");
+}
+
+Test(cpu_checks, half_precision_is_refused_when_it_compiles)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f common/submission.mk LAB=lab4 "
+             "SRC=tests/submissions/lab4/half_accumulate.cu cpu > " WORK "/half.log 2>&1");
+    cr_expect_neq(sh(cmd), 0);
+    cr_expect(strstr(slurp(WORK "/half.log"), "not supported in CPU mode: cuda_fp16.h"), "%s", slurp(WORK "/half.log"));
+}
+
+Test(cpu_checks, host_code_that_touches_device_memory_fails)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/host_reads_device.cu", "--shape 2x3 --no-counters", "");
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "verdict", ""), "refused");
+    cr_expect(finding(&r, "host", 11, 0), "no host access at line 11");
+}
+
+Test(cpu_checks, the_worker_is_sandboxed)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/opens_file.cu", "--shape 2x3 --no-counters", "");
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""),
+                     "the lab file tried to open a file for writing (openat); the sandbox stopped it");
+    cr_expect_eq(sh("test -e pwned.txt"), 1, "the file was written");
+}
+
+Test(cpu_checks, dynamic_shared_memory_and_a_raw_launch_run)
+{
+    run r = cpu_check("lab3", "tests/cpu/fixtures/dynamic_shared_launch.cu", "--counters 64x64", "");
+    cr_expect_eq(r.status, 0, "%s", slurp(WORK "/tests_cpu_fixtures_dynamic_shared_launch_cu.log"));
+    cr_expect_eq(tl_json_number(member(r.json, "counters"), "shared_ld_bank_conflicts", -1), 0);
+}
+
+/* Two runs, the same findings, counters and results, word for word. */
+Test(cpu_checks, a_run_is_deterministic)
+{
+    run a = cpu_check("lab5", "labs/lab5-supersteps/supersteps.cu", "--n 700", "_a");
+    run b = cpu_check("lab5", "labs/lab5-supersteps/supersteps.cu", "--n 700", "_b");
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, WORK "/%s.json", a.name);
+    snprintf(pb, sizeof pb, WORK "/%s.json", b.name);
+    char *ta = strdup(slurp(pa));
+    cr_expect_str_eq(ta, slurp(pb));
+    free(ta);
+}
+
+/* ---- the counters ------------------------------------------------------------ */
+static double counter(const run *r, const char *key)
+{
+    return tl_json_number(member(r->json, "counters"), key, -1);
+}
+
+Test(cpu_counters, naive_stores_take_32_sectors_per_request_and_loads_4)
+{
+    run r = cpu_check("lab1", "solutions/lab1-naive-transpose/transpose.cu", "--shape 1x1 --counters 256x256", "_counters");
+    cr_expect_eq(counter(&r, "global_st_sectors"), 32 * counter(&r, "global_st_requests"));
+    cr_expect_eq(counter(&r, "global_ld_sectors"), 4 * counter(&r, "global_ld_requests"));
+    cr_expect_eq(counter(&r, "global_ld_requests"), 256 * 256 / 32);
+}
+
+Test(cpu_counters, the_unpadded_tile_conflicts_31_times_per_column_read)
+{
+    run r = cpu_check("lab2", "solutions/lab2-shared-tile/transpose.cu", "--shape 1x1 --counters 256x256", "_counters");
+    cr_expect_eq(counter(&r, "shared_ld_bank_conflicts"), 31 * counter(&r, "shared_ld_requests"));
+    cr_expect_eq(counter(&r, "shared_st_bank_conflicts"), 0);
+}
+
+Test(cpu_counters, the_padded_tile_has_no_bank_conflicts)
+{
+    run r = cpu_check("lab3", "solutions/lab3-padding/transpose.cu", "--shape 1x1 --counters 256x256", "_counters");
+    cr_expect_gt(counter(&r, "shared_ld_requests"), 0);
+    cr_expect_eq(counter(&r, "shared_ld_bank_conflicts"), 0);
+    cr_expect_eq(counter(&r, "shared_st_bank_conflicts"), 0);
+}
+
+/* At ncu's shape, every metric equals the one in tests/fixtures/ncu-*.csv
+ * (ncu-unpadded.csv is a capture on an H200; the other two hand-made). */
+static void assert_equals_ncu(const char *lab, const char *src, const char *csv)
+{
+    run r = cpu_check(lab, src, "--shape 1x1 --counters 1024x1024", "_ncu");
+    tl_counters n;
+    char err[256];
+    cr_assert_eq(tl_counters_read(csv, &n, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(counter(&r, "global_ld_requests"), n.global_ld_requests);
+    cr_expect_eq(counter(&r, "global_ld_sectors"), n.global_ld_sectors);
+    cr_expect_eq(counter(&r, "global_st_requests"), n.global_st_requests);
+    cr_expect_eq(counter(&r, "global_st_sectors"), n.global_st_sectors);
+    cr_expect_eq(counter(&r, "shared_ld_requests"), n.shared_ld_requests);
+    cr_expect_eq(counter(&r, "shared_st_requests"), n.shared_st_requests);
+    cr_expect_eq(counter(&r, "shared_ld_bank_conflicts"), n.shared_ld_conflicts);
+    cr_expect_eq(counter(&r, "shared_st_bank_conflicts"), n.shared_st_conflicts);
+}
+
+Test(cpu_counters, lab1_equals_ncu) { assert_equals_ncu("lab1", "solutions/lab1-naive-transpose/transpose.cu", "tests/fixtures/ncu-naive.csv"); }
+Test(cpu_counters, lab2_equals_ncu) { assert_equals_ncu("lab2", "solutions/lab2-shared-tile/transpose.cu", "tests/fixtures/ncu-unpadded.csv"); }
+Test(cpu_counters, lab3_equals_ncu) { assert_equals_ncu("lab3", "solutions/lab3-padding/transpose.cu", "tests/fixtures/ncu-padded.csv"); }
+
+/* ---- build/labN --cpu, and CPU mode chosen by itself (common/quick-check) ---- */
+/* build/labN's environment for SRC of LAB, the CPU check replaced by a script
+ * that prints its arguments; each test its own ARCH, so their builds of one
+ * file never share a folder. */
+#define QC(lab, src, arch) "mkdir -p " WORK " && printf '#!/bin/sh\\necho \"$@\"\\n' > " WORK "/print-args && " \
+           "printf '#!/bin/sh\\necho no usable NVIDIA GPU here >&2; exit 2\\n' > " WORK "/no-gpu && " \
+           "chmod +x " WORK "/print-args " WORK "/no-gpu && " \
+           "TILELAB_KIT=$PWD TILELAB_ARCH=" arch " TILELAB_CHECK=false TILELAB_LAB=" lab " TILELAB_KIND=transpose " \
+           "TILELAB_SOURCE=" src " TILELAB_CPU_WORKER=w TILELAB_CPU_CHECK=" WORK "/print-args "
+
+Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
+{
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc1") "sh common/quick-check --cpu --rows 3 --cols 5 --seed 7 > " WORK "/qc.out 2>&1"), 0,
+                 "%s", slurp(WORK "/qc.out"));
+    cr_expect_str_eq(slurp(WORK "/qc.out"), "--worker w --kind transpose --lab lab3 --source solutions/lab3-padding/transpose.cu "
+                     "--seed 7 --shape 3x5\n");
+    cr_expect_eq(sh("test -x build/qc1/solutions_lab3-padding_transpose/cpu/worker"), 0, "the CPU build was not made");
+}
+
+Test(cpu_quick_check, without_a_gpu_it_says_so_and_runs_on_the_cpu)
+{
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") "TILELAB_PROBE=" WORK "/no-gpu sh common/quick-check > " WORK "/qc2.out 2>&1"), 0,
+                 "%s", slurp(WORK "/qc2.out"));
+    const char *out = slurp(WORK "/qc2.out");
+    cr_expect(strstr(out, "build/lab3: no usable NVIDIA GPU here\nbuild/lab3: so this runs in CPU mode (build/lab3 --cpu)"), "%s", out);
+    cr_expect(strstr(out, "--worker w --kind transpose"), "%s", out);
+}
+
+/* __syncwarp orders the lanes of one warp: with it a warp-level sum is
+ * clean; without it, the same code races. */
+static const tl_json *result(const run *r, const char *name)
+{
+    for (const tl_json *c = member(r->json, "results")->child; c; c = c->next)
+        if (!strcmp(tl_json_string(c, "name", ""), name))
+            return c;
+    cr_assert_fail("no case %s", name);
+    return NULL;
+}
+
+Test(cpu_checks, syncwarp_orders_the_lanes_of_a_warp)
+{
+    run r = cpu_check("lab5", "tests/cpu/fixtures/warp_sums.cu", "", "");
+    const tl_json *c = result(&r, "block_sums n=1000");
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "ok");
+    cr_expect_eq(tl_json_number(c, "findings", -1), 0, "%s", slurp(WORK "/tests_cpu_fixtures_warp_sums_cu.log"));
+}
+
+Test(cpu_checks, without_syncwarp_the_lanes_race)
+{
+    /* warp_sums.cu without its two __syncwarp lines: lines 20 and 21 are then
+     * the read of tile[t + s] and the write of tile[t]. */
+    cr_assert_eq(sh("mkdir -p " WORK " && grep -v '__syncwarp();' tests/cpu/fixtures/warp_sums.cu > " WORK "/no_syncwarp.cu"), 0);
+    run r = cpu_check("lab5", WORK "/no_syncwarp.cu", "", "");
+    cr_expect(finding(&r, "race", 20, 21), "no race between lines 20 and 21:\n%s",
+              slurp(WORK "/build_tests_cpu-mode_no_syncwarp_cu.log"));
+}
+
+/* A shared-memory read past the tile's last row: out of bounds, with its line
+ * (lab 2's reference with one index changed, made here). */
+Test(cpu_checks, a_read_past_a_shared_array_is_out_of_bounds)
+{
+    cr_assert_eq(sh("mkdir -p " WORK " && sed 's/= tile\\[threadIdx.x\\]\\[threadIdx.y + j\\]/= tile[threadIdx.x + 1][threadIdx.y + j]/' "
+                    "solutions/lab2-shared-tile/transpose.cu > " WORK "/tile_overrun.cu && grep -q 'threadIdx.x + 1' " WORK "/tile_overrun.cu"), 0);
+    run r = cpu_check("lab2", WORK "/tile_overrun.cu", "--shape 64x64 --no-counters", "");
+    const tl_json *f = member(r.json, "findings")->child;
+    cr_assert(f, "no finding:\n%s", slurp(WORK "/build_tests_cpu-mode_tile_overrun_cu.log"));
+    cr_expect_str_eq(tl_json_string(f, "kind", ""), "bounds");
+    cr_expect_eq(tl_json_number(f, "line", 0), 32);
+    cr_expect(strstr(tl_json_string(f, "text", ""), "shared read"), "%s", tl_json_string(f, "text", ""));
+}
+
+/* The fair submissions (tests/submissions/fair/labN/NAME.patch, each applied to
+ * lab N's reference) are other correct solutions: right and clean here too. */
+Test(cpu_checks, fair_submissions_are_right_and_clean)
+{
+    cr_assert_eq(sh("mkdir -p " WORK "/fair && rm -f " WORK "/fair/* && for p in tests/submissions/fair/lab*/*.patch; do "
+                    "[ -e \"$p\" ] || continue; lab=$(basename $(dirname $p)); "
+                    "patch -s -o " WORK "/fair/$lab-$(basename $p .patch).cu $(ls solutions/$lab-*/*.cu) < $p || exit 1; done"), 0);
+    int n = 0;
+    for (int lab = 1; lab <= 9; lab++) {
+        char pattern[64], cmd[256];
+        snprintf(pattern, sizeof pattern, WORK "/fair/lab%d-", lab);
+        snprintf(cmd, sizeof cmd, "ls %s*.cu > " WORK "/fair.list 2>/dev/null", pattern);
+        if (sh(cmd) != 0)
+            continue;
+        char *list = strdup(slurp(WORK "/fair.list")), *save = NULL;
+        for (char *src = strtok_r(list, "\n", &save); src; src = strtok_r(NULL, "\n", &save), n++) {
+            char name[16];
+            snprintf(name, sizeof name, "lab%d", lab);
+            run r = cpu_check(name, src, lab == 4 ? "--counters 64x64x64" : "--counters 128x128", "");
+            cr_expect_eq(r.status, 0, "%s: not right and clean in CPU mode:\n%s", src, run_log(&r));
+            for (const tl_json *f = member(r.json, "findings")->child; f; f = f->next)
+                cr_expect(0, "%s: %s", src, tl_json_string(f, "text", ""));
+            tl_json_free(r.json);
+        }
+        free(list);
+    }
+    cr_expect_gt(n, 0, "no fair submission found in tests/submissions/fair/");
+}
+
+/* ---- the source step (build/cpu/cudafe) ------------------------------------- */
+/* What cudafe makes of `input` (a preprocessed line marker first). */
+static const char *cudafe(const char *name, const char *input, int *status)
+{
+    char path[256], cmd[1024];
+    sh("mkdir -p " WORK);
+    snprintf(path, sizeof path, WORK "/cudafe-%s", name);
+    strcat(path, ".in");
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fprintf(f, "# 1 \"lab.cu\"\n%s", input);
+    fclose(f);
+    path[strlen(path) - 3] = 0;
+    snprintf(cmd, sizeof cmd, "build/cpu/cudafe < %s.in > %s.out 2> %s.err", path, path, path);
+    *status = sh(cmd);
+    strcat(path, *status ? ".err" : ".out");
+    return slurp(path);
+}
+
+Test(cpu_cudafe, a_launch_names_its_kernel_file_and_line)
+{
+    int status;
+    const char *out = cudafe("launch", "void f() {\n  k<<<g, dim3(1, 2), 64>>>(a, b);\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "::tlc::launch(k, \"lab.cu\", 2, g, dim3(1, 2), 64)(a, b);"), "%s", out);
+}
+
+Test(cpu_cudafe, every_declarator_of_a_shared_declaration_gets_one_copy_per_block)
+{
+    int status;
+    const char *out = cudafe("declarators", "void k() {\n  __shared__ float a[2][33], b[8];\n  __shared__ int n;\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "auto &a = *::tlc::shared_array<float [2][33]>("), "%s", out);
+    cr_expect(strstr(out, "auto &b = *::tlc::shared_array<float [8]>("), "%s", out);
+    cr_expect(strstr(out, "auto &n = *::tlc::shared_array<int >("), "%s", out);
+    cr_expect(strstr(out, "\"lab.cu\", 3)"), "the line of n's declaration: %s", out);
+    cr_expect_eq(tool_newlines(out), 5, "lines added or lost:\n%s", out);
+}
+
+Test(cpu_cudafe, extern_shared_is_the_dynamic_part)
+{
+    int status;
+    const char *out = cudafe("extern", "void k() {\n  extern __shared__ float dyn[];\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "float *const dyn = (float *)::tlc::shared_dynamic(\"dyn\", \"lab.cu\", 2, sizeof(float));"), "%s", out);
+}
+
+Test(cpu_cudafe, shared_at_file_scope_is_refused_with_its_line)
+{
+    int status;
+    const char *out = cudafe("file_scope", "\n__shared__ float t[4];\n", &status);
+    cr_expect_neq(status, 0);
+    cr_expect(strstr(out, "lab.cu:2: not supported in CPU mode: __shared__ at file scope"), "%s", out);
+}
+
+Test(cpu_cudafe, strings_are_left_alone)
+{
+    int status;
+    const char *out = cudafe("strings", "const char *s = \"__shared__ x<<<1,1>>>\";\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "\"__shared__ x<<<1,1>>>\""), "%s", out);
+}
+
+/* A file CPU mode cannot compile: build/labN --cpu says so, with the
+ * compiler's line, and exits 2 (and build/labN for a GPU is not held up). */
+Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
+{
+    cr_assert_eq(sh(QC("lab4", "tests/submissions/lab4/half_accumulate.cu", "qc3")
+                    "sh common/quick-check --cpu > " WORK "/qc3.out 2>&1"), 2, "%s", slurp(WORK "/qc3.out"));
+    const char *out = slurp(WORK "/qc3.out");
+    cr_expect(strstr(out, "build/lab4: CPU mode cannot build tests/submissions/lab4/half_accumulate.cu:"), "%s", out);
+    cr_expect(strstr(out, "not supported in CPU mode: cuda_fp16.h"), "%s", out);
+    cr_expect(!strstr(out, "--worker"), "the CPU check ran anyway:\n%s", out);
+}
+
+/* A race the thread order hides (each thread reads what its left neighbour,
+ * run just before it, wrote): right in thread order, wrong in the shuffled
+ * one, and reported as a race either way. */
+Test(cpu_checks, the_shuffled_order_shows_a_race_thread_order_hides)
+{
+    run r = cpu_check("lab5", "tests/cpu/fixtures/left_neighbour.cu", "--n 2000", "");
+    const tl_json *c = result(&r, "pair_sums n=2000");
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "wrong", "%s", run_log(&r));
+    cr_expect(strstr(tl_json_string(c, "message", ""), "right with threads in thread order, not in a shuffled order"),
+              "%s", tl_json_string(c, "message", ""));
+    cr_expect(finding(&r, "race", 16, 18), "no race between lines 16 and 18:\n%s", run_log(&r));
+}
