@@ -60,6 +60,25 @@ typedef struct {
 
 static const char *run_log(const run *r);
 
+/* A bad-submission fixture as a file: tests/submissions/LAB/NAME.cu as it is,
+ * or NAME.patch applied to the lab's solution into WORK/fixtures/ (as the GPU
+ * suite applies it; the finding lines below are the patched file's). */
+static const char *fixture(const char *lab, const char *name)
+{
+    static char paths[16][256];
+    static int next;
+    char *path = paths[next++ % 16];
+    snprintf(path, 256, "tests/submissions/%s/%s.cu", lab, name);
+    if (access(path, R_OK) == 0)
+        return path;
+    snprintf(path, 256, WORK "/fixtures/%s-%s.cu", lab, name);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK "/fixtures && patch -s -o %s $(ls solutions/%s-*/*.cu) "
+             "< tests/submissions/%s/%s.patch > %s.log 2>&1", path, lab, lab, name, path);
+    cr_assert_eq(sh(cmd), 0, "tests/submissions/%s/%s.patch does not apply: see %s.log", lab, name, path);
+    return path;
+}
+
 /* Builds `src` (a file of lab `lab`) for the CPU and runs the CPU check on it
  * with `args`; `tag` names this run's files. Fails the test when it cannot build. */
 static run cpu_check(const char *lab, const char *src, const char *args, const char *tag)
@@ -173,51 +192,50 @@ Test(cpu_skeletons, lab5) { assert_scores_nothing("lab5", "labs/lab5-supersteps/
 /* ---- the checks: each bug with its lines ------------------------------------ */
 Test(cpu_checks, a_missing_barrier_is_a_race_between_the_store_and_the_load)
 {
-    run r = cpu_check("lab2", "tests/submissions/lab2/missing_barrier.cu", "--no-counters", "");
-    cr_expect(finding(&r, "race", 15, 23), "no race between lines 15 and 23:\n%s", slurp(WORK "/tests_submissions_lab2_missing_barrier_cu.log"));
+    run r = cpu_check("lab2", fixture("lab2", "missing_barrier"), "--no-counters", "");
+    cr_expect(finding(&r, "race", 22, 30), "no race between lines 22 and 30:\n%s", run_log(&r));
     cr_expect_eq(r.status, 1);
 }
 
 Test(cpu_checks, a_missing_second_barrier_races_the_next_load_against_the_multiply)
 {
-    run r = cpu_check("lab4", "tests/submissions/lab4/missing_second_barrier.cu", "--no-counters", "");
-    const char *log = slurp(WORK "/tests_submissions_lab4_missing_second_barrier_cu.log");
-    cr_expect(finding(&r, "race", 18, 24), "no race between lines 18 and 24 (As):\n%s", log);
-    cr_expect(finding(&r, "race", 19, 24), "no race between lines 19 and 24 (Bs):\n%s", log);
+    run r = cpu_check("lab4", fixture("lab4", "missing_second_barrier"), "--no-counters", "");
+    const char *log = run_log(&r);
+    cr_expect(finding(&r, "race", 25, 31), "no race between lines 25 and 31 (As):\n%s", log);
+    cr_expect(finding(&r, "race", 26, 31), "no race between lines 26 and 31 (Bs):\n%s", log);
 }
 
 Test(cpu_checks, a_race_inside_a_superstep_is_named_by_it)
 {
-    run r = cpu_check("lab5", "tests/submissions/lab5/dbuf_single_buffer.cu", "", "");
+    run r = cpu_check("lab5", fixture("lab5", "dbuf_single_buffer"), "", "");
     const tl_json *f = finding(&r, "race", 166, 170);
-    cr_assert(f, "no race between lines 166 and 170:\n%s", slurp(WORK "/tests_submissions_lab5_dbuf_single_buffer_cu.log"));
+    cr_assert(f, "no race between lines 166 and 170:\n%s", run_log(&r));
     cr_expect_str_eq(tl_json_string(f, "superstep", ""), "load_next_multiply_current");
 }
 
 Test(cpu_checks, a_barrier_in_a_branch_is_reported_with_its_line)
 {
-    run r = cpu_check("lab2", "tests/submissions/lab2/barrier_in_branch.cu", "--no-counters", "");
-    cr_expect(finding(&r, "barrier", 19, 0), "no barrier finding at line 19:\n%s", slurp(WORK "/tests_submissions_lab2_barrier_in_branch_cu.log"));
+    run r = cpu_check("lab2", fixture("lab2", "barrier_in_branch"), "--no-counters", "");
+    cr_expect(finding(&r, "barrier", 26, 0), "no barrier finding at line 26:\n%s", run_log(&r));
 }
 
 Test(cpu_checks, a_partial_tile_without_bounds_tests_is_out_of_bounds)
 {
-    run r = cpu_check("lab2", "tests/submissions/lab2/partial_tiles_unguarded.cu", "--no-counters", "");
-    cr_expect(finding(&r, "bounds", 24, 0), "no out-of-bounds finding at line 24:\n%s",
-              slurp(WORK "/tests_submissions_lab2_partial_tiles_unguarded_cu.log"));
+    run r = cpu_check("lab2", fixture("lab2", "partial_tiles_unguarded"), "--no-counters", "");
+    cr_expect(finding(&r, "bounds", 31, 0), "no out-of-bounds finding at line 31:\n%s", run_log(&r));
     cr_expect_str_eq(tl_json_string(member(r.json, "results")->child->next, "verdict", ""), "error");
 }
 
 Test(cpu_checks, a_wild_store_is_an_illegal_address_at_its_line)
 {
-    run r = cpu_check("lab1", "tests/submissions/lab1/illegal_address.cu", "--shape 31x33 --no-counters", "");
-    cr_expect(finding(&r, "bounds", 10, 0), "no fault at line 10:\n%s", slurp(WORK "/tests_submissions_lab1_illegal_address_cu.log"));
+    run r = cpu_check("lab1", fixture("lab1", "illegal_address"), "--shape 31x33 --no-counters", "");
+    cr_expect(finding(&r, "bounds", 18, 0), "no fault at line 18:\n%s", run_log(&r));
     cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""), "cudaErrorIllegalAddress (700) from the launch");
 }
 
 Test(cpu_checks, a_kernel_that_never_ends_times_out)
 {
-    run r = cpu_check("lab1", "tests/submissions/lab1/hangs.cu", "--shape 2x3 --no-counters --timeout 2", "");
+    run r = cpu_check("lab1", fixture("lab1", "hangs"), "--shape 2x3 --no-counters --timeout 2", "");
     cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "verdict", ""), "timed out");
 }
 
@@ -232,7 +250,7 @@ Test(cpu_checks, half_precision_is_refused_when_it_compiles)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f common/submission.mk LAB=lab4 "
-             "SRC=tests/submissions/lab4/half_accumulate.cu cpu > " WORK "/half.log 2>&1");
+             "SRC=%s cpu > " WORK "/half.log 2>&1", fixture("lab4", "half_accumulate"));
     cr_expect_neq(sh(cmd), 0);
     cr_expect(strstr(slurp(WORK "/half.log"), "not supported in CPU mode: cuda_fp16.h"), "%s", slurp(WORK "/half.log"));
 }
@@ -490,10 +508,18 @@ Test(cpu_cudafe, strings_are_left_alone)
  * compiler's line, and exits 2 (and build/labN for a GPU is not held up). */
 Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
 {
-    cr_assert_eq(sh(QC("lab4", "tests/submissions/lab4/half_accumulate.cu", "qc3")
-                    "sh common/quick-check --cpu > " WORK "/qc3.out 2>&1"), 2, "%s", slurp(WORK "/qc3.out"));
+    const char *half = fixture("lab4", "half_accumulate");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s", QC("lab4", "HALF", "qc3") "sh common/quick-check --cpu > " WORK "/qc3.out 2>&1");
+    char *at = strstr(cmd, "HALF");
+    char rest[2048];
+    snprintf(rest, sizeof rest, "%s", at + 4);
+    snprintf(at, sizeof cmd - (size_t)(at - cmd), "%s%s", half, rest);
+    cr_assert_eq(sh(cmd), 2, "%s", slurp(WORK "/qc3.out"));
     const char *out = slurp(WORK "/qc3.out");
-    cr_expect(strstr(out, "build/lab4: CPU mode cannot build tests/submissions/lab4/half_accumulate.cu:"), "%s", out);
+    char said[512];
+    snprintf(said, sizeof said, "build/lab4: CPU mode cannot build %s:", half);
+    cr_expect(strstr(out, said), "%s", out);
     cr_expect(strstr(out, "not supported in CPU mode: cuda_fp16.h"), "%s", out);
     cr_expect(!strstr(out, "--worker"), "the CPU check ran anyway:\n%s", out);
 }
