@@ -182,12 +182,14 @@ Test(cpu_solutions, lab2) { assert_right_and_clean("lab2", "solutions/lab2-share
 Test(cpu_solutions, lab3) { assert_right_and_clean("lab3", "solutions/lab3-padding/transpose.cu", "--counters 128x128"); }
 Test(cpu_solutions, lab4) { assert_right_and_clean("lab4", "solutions/lab4-tiled-matmul/matmul.cu", "--counters 64x64x64"); }
 Test(cpu_solutions, lab5) { assert_right_and_clean("lab5", "solutions/lab5-supersteps/supersteps.cu", ""); }
+Test(cpu_solutions, lab6) { assert_right_and_clean("lab6", "solutions/lab6-register-transpose/transpose.cu", "--counters 128x128"); }
 
 Test(cpu_skeletons, lab1) { assert_scores_nothing("lab1", "labs/lab1-naive-transpose/transpose.cu", "--counters 128x128"); }
 Test(cpu_skeletons, lab2) { assert_scores_nothing("lab2", "labs/lab2-shared-tile/transpose.cu", "--counters 128x128"); }
 Test(cpu_skeletons, lab3) { assert_scores_nothing("lab3", "labs/lab3-padding/transpose.cu", "--counters 128x128"); }
 Test(cpu_skeletons, lab4) { assert_scores_nothing("lab4", "labs/lab4-tiled-matmul/matmul.cu", "--counters 64x64x64"); }
 Test(cpu_skeletons, lab5) { assert_scores_nothing("lab5", "labs/lab5-supersteps/supersteps.cu", ""); }
+Test(cpu_skeletons, lab6) { assert_scores_nothing("lab6", "labs/lab6-register-transpose/transpose.cu", "--counters 128x128"); }
 
 /* ---- the checks: each bug with its lines ------------------------------------ */
 Test(cpu_checks, a_missing_barrier_is_a_race_between_the_store_and_the_load)
@@ -340,6 +342,8 @@ static void assert_equals_ncu(const char *lab, const char *src, const char *csv)
 Test(cpu_counters, lab1_equals_ncu) { assert_equals_ncu("lab1", "solutions/lab1-naive-transpose/transpose.cu", "tests/fixtures/ncu-naive.csv"); }
 Test(cpu_counters, lab2_equals_ncu) { assert_equals_ncu("lab2", "solutions/lab2-shared-tile/transpose.cu", "tests/fixtures/ncu-unpadded.csv"); }
 Test(cpu_counters, lab3_equals_ncu) { assert_equals_ncu("lab3", "solutions/lab3-padding/transpose.cu", "tests/fixtures/ncu-padded.csv"); }
+/* ncu-vector.csv: a capture of ./grade lab6 on the reference, H100: float4 on both sides, a swizzled tile. */
+Test(cpu_counters, lab6_equals_ncu) { assert_equals_ncu("lab6", "solutions/lab6-register-transpose/transpose.cu", "tests/fixtures/ncu-vector.csv"); }
 
 /* ---- build/labN --cpu, and CPU mode chosen by itself (common/quick-check) ---- */
 /* build/labN's environment for SRC of LAB, the CPU check replaced by a script
