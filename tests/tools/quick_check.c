@@ -30,8 +30,18 @@ Test(quick_check, ncu_wraps_the_worker_with_its_words)
     cr_assert_eq(tool_sh(RUN "--tool 'ncu --metrics a,b -k regex:tr*' --no-time > " OUT
                          " 2>&1"), 0);
     const char *env = tool_read(OUT, NULL);
-    cr_assert(strstr(env, "TILELAB_WORKER_WRAP=ncu\n--metrics\na,b\n-k\nregex:tr*\n"), "%s", env);
+    /* "ncu" is looked up as ./grade does: not on this PATH, so the toolkit's. */
+    cr_assert(strstr(env, "TILELAB_WORKER_WRAP=/nonexistent/bin/ncu\n--metrics\na,b\n-k\nregex:tr*\n"), "%s", env);
     cr_assert(strstr(env, "TILELAB_WORKER_ALLOW_FILES=1\n"), "%s", env);
+}
+
+/* Found on an H100: a path to ncu was refused as an unknown tool. */
+Test(quick_check, ncu_by_its_path_wraps_the_worker_too)
+{
+    cr_assert_eq(tool_sh(RUN "--tool '/opt/nsight/ncu --csv --log-file x.csv' --no-time > " OUT " 2>&1"), 0,
+                 "%s", tool_read(OUT, NULL));
+    const char *env = tool_read(OUT, NULL);
+    cr_assert(strstr(env, "TILELAB_WORKER_WRAP=/opt/nsight/ncu\n--csv\n--log-file\nx.csv\n"), "%s", env);
 }
 
 Test(quick_check, without_a_tool_nothing_wraps)
