@@ -66,12 +66,13 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c c
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c -lm -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
-# test sources, with the cases run by cpu-check (cpu/hidden_cases.c). The
-# CUDA headers only declare types here: nothing of CUDA is linked.
-$(CPU_KIT)/tests-%: grader/%_tests.c grader/hidden.c grader/hidden.h cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check
+# tests, with the cases run by cpu-check (cpu/hidden_cases.c). The tests'
+# objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
+# The CUDA headers only declare types here: nothing of CUDA is linked.
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' grader/$*_tests.c grader/hidden.c cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c -lm -o $@
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.
