@@ -78,6 +78,10 @@ TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$(rubric_value kernel_timeout_s) TIL
 mark "hidden tests done"
 wait
 mark "checks and counters done"
+# A file that uses what CPU mode does not run is not graded here: a GPU must.
+unsupported=$(grep -a -o -h -m1 'not supported in CPU mode: [^"(]*' "$out/tests.json" "$out"/cpu-check*.log 2>/dev/null | head -n1 | cut -d: -f2- | sed 's/^ *//; s/ *$//')
+[ -z "$unsupported" ] ||
+    cannot_grade "your file uses what CPU mode does not run ($unsupported); grade it on a GPU (README: No GPU? CPU mode)."
 
 # The counters: lost when the student's launch failed at their shape, as on a GPU.
 counters= counters_failed=

@@ -1254,6 +1254,8 @@ static void reproduce_command(const grade *g, const options *o, char *out, size_
     sh_word(out, len, o->source);
     if (o->seed[0])
         appendf(out, len, " --seed %s", o->seed);
+    if (o->cpu_mode)
+        appendf(out, len, " --cpu");
 }
 
 /* Written whole under a temporary name beside it, then renamed: a reader (or

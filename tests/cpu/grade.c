@@ -151,3 +151,13 @@ Test(cpu_grade_fixtures, no_padding_loses_the_bank_conflict_points_alone, .timeo
     cr_expect(says(&g, "pad it to [32][33]"), "no hint to pad the tile; see %s", g.log);
     tl_json_free(g.results);
 }
+
+Test(cpu_grade_fixtures, what_cpu_mode_cannot_run_is_not_graded, .timeout = 300)
+{
+    grade_run g = grade_cpu("lab1", "tests/cpu/fixtures/uses_atomic.cu", "lab1-uses_atomic");
+    cr_expect_eq(g.status, 2, "exit %d; see %s", g.status, g.log);
+    cr_expect(strstr(tl_json_string(g.results, "output", ""), "CPU mode does not run (atomicAdd at "
+                     "tests/cpu/fixtures/uses_atomic.cu:11); grade it on a GPU"),
+              "%s", tl_json_string(g.results, "output", ""));
+    tl_json_free(g.results);
+}
