@@ -79,6 +79,10 @@ static void full_marks(const char *lab, const char *src)
 {
     grade_run g = grade_cpu(lab, src, lab);
     double score = tl_json_number(g.results, "score", -1), max = tl_json_number(g.results, "max_score", -1);
+    for (const tl_json *t = tl_json_get(g.results, "tests")->child; t; t = t->next)   /* what was lost, in the log */
+        cr_expect(tl_json_number(t, "score", 0) == tl_json_number(t, "max_score", 0), "%s: %s: %g/%g: %s", src,
+                  tl_json_string(t, "name", "?"), tl_json_number(t, "score", 0), tl_json_number(t, "max_score", 0),
+                  tl_json_string(t, "output", ""));
     cr_expect_eq(g.status, 0, "%s: ./grade --cpu exited %d (score %g/%g); see %s", src, g.status, score, max, g.log);
     cr_expect(max > 0 && score == max, "%s: %g/%g; see %s", src, score, max, g.log);
     cr_expect_str_eq(tl_json_string(tl_json_get(g.results, "extra_data"), "mode", ""), "cpu");
