@@ -11,7 +11,7 @@
 # report says "not measured: no GPU" and leaves those points out.
 
 case $cpu in
-no-gpu) step "no usable GPU ($(head -n1 "$out/probe.log")): grading in CPU mode instead (./grade --cpu)" ;;
+no-gpu) step "$(head -n1 "$out/probe.log" | sed 's/ Run this on .*//; s/\.$//'): grading in CPU mode instead (as ./grade --cpu does)" ;;
 *) step "grading in CPU mode (--cpu): no GPU used" ;;
 esac
 rm -f "$out/device.json"   # no GPU described: none was used
@@ -55,7 +55,7 @@ if [ -n "$units" ]; then
       done ) &
 else
     sanitizer_shape=$(rubric_text sanitizer_shape)
-    step "checking for races, barriers and bounds on $sanitizer_shape${counters_shape:+; counters on $counters_shape} (CPU mode)"
+    step "checking for races, barriers and bounds on ${sanitizer_shape:-the quick check's shapes}${counters_shape:+; counters on $counters_shape} (CPU mode)"
     set --
     shape_option=--shape
     [ "$kind" != matmul ] || shape_option=--mnk   # MxKxN

@@ -165,3 +165,28 @@ Test(cpu_grade_fixtures, what_cpu_mode_cannot_run_is_not_graded, .timeout = 300)
               "%s", tl_json_string(g.results, "output", ""));
     tl_json_free(g.results);
 }
+
+/* Without a GPU (CUDA_VISIBLE_DEVICES= hides any), ./grade chooses CPU mode by itself and says so. */
+Test(cpu_grade_fixtures, without_a_gpu_grade_chooses_cpu_mode_and_says_so, .timeout = 300)
+{
+    char cmd[1024], err[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && rm -rf " WORK "/auto && CUDA_VISIBLE_DEVICES= TILELAB_HISTORY=" WORK
+             "/history.csv NO_COLOR=1 ./grade lab1 --file solutions/lab1-naive-transpose/transpose.cu --seed " SEED
+             " --out " WORK "/auto > " WORK "/auto.log 2>&1");
+    unsetenv("MAKEFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("TILELAB_CPU_FALLBACK");
+    int status = system(cmd);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit %d; see " WORK "/auto.log", WEXITSTATUS(status));
+    tl_json *r = tl_json_parse_file(WORK "/auto/results.json", err, sizeof err);
+    cr_assert(r, "no results.json: %s", err);
+    cr_expect_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "mode", ""), "cpu");
+    FILE *f = fopen(WORK "/auto.log", "r");
+    char log[1 << 15] = "";
+    size_t n = f ? fread(log, 1, sizeof log - 1, f) : 0;
+    log[n] = '\0';
+    if (f)
+        fclose(f);
+    cr_expect(strstr(log, "no usable NVIDIA GPU") && strstr(log, "grading in CPU mode instead"), "%s", log);
+    tl_json_free(r);
+}
