@@ -138,13 +138,15 @@ gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 # Host-only tests of the instructor tools (plots, batch grading, dists):
 # Criterion tests in tests/tools/ that run the tools on fixtures; they read
 # what the tools write with the kit's own JSON reader.
+# TILELAB_CPU_FALLBACK=0: their grades stop at the GPU probe, as they test
+# what comes before it (./grade in CPU mode has tests of its own, tests/cpu/).
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 $(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) common/json.c common/json.h | need-criterion
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c common/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
-	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= $(B)/tests/tools -j1)
+	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 $(B)/tests/tools -j1)
 
 test: $(addprefix need-,$(NEEDS_test)) unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory cpu-tests

@@ -15,18 +15,22 @@ CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Icommon
 CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
                  -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
+# The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
+CPU_TEST_KINDS := transpose matmul supersteps
 # The CUDA headers CPU mode does not emulate: each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
 CPU_REFUSED_HEADERS := cuda.h cuda_fp16.h cuda_bf16.h mma.h cooperative_groups.h cublas.h cublas_v2.h cublasLt.h \
                        cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
 
-.PHONY: cpu cpu-kit print-cpu
+.PHONY: cpu cpu-grade cpu-kit print-cpu
 cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
+# ./grade --cpu: the same, and the hidden tests of the lab's kind.
+cpu-grade: cpu $(CPU_KIT)/tests-$(KIND)
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
 print-cpu:
 	@echo $(CPU_OUT)/worker $(KIND)
-cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 
 $(CPU_KIT)/refused/.stamp: cpu/cpu.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
@@ -60,6 +64,15 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c c
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c -lm -o $@
+
+# The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
+# tests, with the cases run by cpu-check (cpu/hidden_cases.c). The tests'
+# objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
+# The CUDA headers only declare types here: nothing of CUDA is linked.
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.

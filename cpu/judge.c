@@ -7,9 +7,14 @@
  * lab file's lines) and the memory counters ncu would read.
  *
  *   cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID]
- *             [--source FILE] [--shape RxC | --mnk MxKxN | --n N]
- *             [--counters RxC|MxKxN|N] [--no-counters] [--seed S]
- *             [--timeout S] [--json FILE]
+ *             [--source FILE] [--shape RxC ... | --mnk MxKxN | --n N]
+ *             [--unit NAME] [--nan-inf] [--counters RxC|MxKxN|N] [--no-counters]
+ *             [--seed S] [--timeout S] [--json FILE] [--ncu-csv FILE]
+ *             [--sanitizer-logs DIR]
+ *
+ * --unit: one of lab 5's kernels (reverse, sums, pairs, inplace, dbuf).
+ * For ./grade --cpu: --ncu-csv writes the counters as ncu --csv does,
+ * --sanitizer-logs the findings as compute-sanitizer's tools would.
  *
  * Exit 0: every case right and no finding; 1: something wrong (each said);
  * 2: the worker could not run at all.
@@ -44,6 +49,8 @@ static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
 static double timeout_s = 20;
 static int timeouts;
 static uint64_t seed = 1;
+/* --nan-inf: one NaN in A and one +Inf in B of a matmul (the hidden test m09), which must reach C as IEEE says. */
+static int nan_inf;
 
 /* ---- running one case in a worker --------------------------------------- */
 typedef struct {
@@ -455,8 +462,10 @@ static int compare(const double *want, const double *bound, const float *got, si
 {
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - want[i]);
-        if (!(d <= bound[i])) {
+        double d = fabs((double)got[i] - want[i]), limit = bound[i];
+        if (!isfinite(want[i]))   /* NaN stays NaN, an infinity the same infinity */
+            d = isnan(want[i]) ? (isnan(got[i]) ? 0 : 1) : (got[i] == want[i] ? 0 : 1), limit = 0;
+        if (!(d <= limit)) {
             if (!bad)
                 first = i;
             bad++;
@@ -497,6 +506,11 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     }
     float *in = malloc(((size_t)n_in + 1) * sizeof(float));
     tl_fill_seeded(in, n_in, seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b);
+    if (nan_inf && (op == TLC_MATMUL || op == TLC_MATMUL_DBUF)) {
+        uint64_t r = tl_splitmix64(seed);
+        in[r % ((uint64_t)a * c)] = NAN;
+        in[(uint64_t)a * c + (r >> 32) % ((uint64_t)c * b)] = INFINITY;
+    }
     case_result *r = &results[nresults < 63 ? nresults++ : 63];
     snprintf(r->name, sizeof r->name, "%s", name);
     r->findings = 0;
@@ -665,6 +679,79 @@ static void print_counters(const char *shape, tl_json_writer *jw)
     }
 }
 
+/* ---- what ./grade --cpu reads, in the formats a GPU grade writes ------------ */
+/* --ncu-csv FILE: the counters as ncu --csv writes them (grader/counters.c
+ * reads both), one launch: every kernel of the case summed. */
+static int write_ncu_csv(const char *path)
+{
+    unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
+    for (int i = 0; i < ncounters; i++) {
+        counter *c = &counters[i];
+        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
+        t[sh][st][0] += c->requests, t[sh][st][1] += c->units, t[sh][st][2] += c->ideal;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const struct { const char *metric; unsigned long long value; } rows[] = {
+        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
+        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
+        {"smsp__sass_inst_executed_op_shared_ld.sum", t[1][0][0]},
+        {"smsp__sass_inst_executed_op_shared_st.sum", t[1][1][0]},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t[0][0][1]},
+        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
+        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
+    };
+    fprintf(f, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        fprintf(f, "\"0\",\"(CPU mode: every kernel of the launch)\",\"%s\",\"\",\"%llu\"\n", rows[i].metric, rows[i].value);
+    return fclose(f);
+}
+
+/* --sanitizer-logs DIR: each finding as the compute-sanitizer tool that
+ * would report it (race: racecheck; barrier: synccheck; bounds: memcheck),
+ * in DIR/TOOL[-UNIT].log with its exit status in .status (86: findings, as
+ * grade's --error-exitcode; 124: a case timed out; 0: clean), which
+ * grader/report.c reads as it reads the sanitizers' own. */
+static int write_sanitizer_logs(const char *dir, const char *unit)
+{
+    static const char *const tools[][3] = {{"memcheck", "bounds", "Invalid access"},
+                                           {"racecheck", "race", "Race reported"},
+                                           {"synccheck", "barrier", "Barrier error"}};
+    int timed_out = 0;
+    for (int i = 0; i < nresults; i++)   /* the counters case is no sanitizer's: its own verdict says it */
+        timed_out |= !strcmp(results[i].verdict, "timed out") && !strstr(results[i].name, "(counters)");
+    for (size_t k = 0; k < sizeof tools / sizeof *tools; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s%s%s.log", dir, tools[k][0], unit ? "-" : "", unit ? unit : "");
+        FILE *f = fopen(path, "w");
+        if (!f)
+            return -1;
+        int found = 0;
+        for (int i = 0; i < nfindings; i++) {
+            if (strcmp(findings[i].kind, tools[k][1]) && !(k == 0 && !strcmp(findings[i].kind, "host")))
+                continue;
+            fprintf(f, "========= %s (CPU mode, no GPU): %s\n", tools[k][2], findings[i].text);
+            if (findings[i].superstep[0])
+                fprintf(f, "=========     in SUPERSTEP(%s)\n", findings[i].superstep);
+            fprintf(f, "========= \n");   /* the end of one finding (report.c quotes the first) */
+            found++;
+        }
+        fprintf(f, "========= ERROR SUMMARY: %d error%s (CPU mode)\n", found, found == 1 ? "" : "s");
+        if (fclose(f))
+            return -1;
+        snprintf(path, sizeof path, "%s/%s%s%s.status", dir, tools[k][0], unit ? "-" : "", unit ? unit : "");
+        f = fopen(path, "w");
+        if (!f)
+            return -1;
+        fprintf(f, "%d\n", found ? 86 : timed_out ? 124 : 0);
+        if (fclose(f))
+            return -1;
+    }
+    return 0;
+}
+
 /* Shapes are capped to what runs in seconds on a laptop's CPU; above, one line says so. */
 static const double CAP_ELEMENTS = 4096.0 * 4096, CAP_MULTIPLY = 512.0 * 512 * 512;
 static void capped(double asked, double cap, const char *what, const char *shape)
@@ -692,7 +779,10 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL, *shape = NULL, *mnk = NULL, *counters_shape = NULL;
+    const char *json_path = NULL, *shape = NULL, *mnk = NULL, *counters_shape = NULL, *unit = NULL;
+    const char *ncu_csv = NULL, *sanitizer_logs = NULL;
+    const char *more_shapes[8];   /* a second --shape and more: each a case of its own */
+    int nmore = 0;
     int n_only = 0, no_counters = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -701,7 +791,11 @@ int main(int argc, char **argv)
         else if (OPT("--kind")) kind = v;
         else if (OPT("--lab")) lab = v;
         else if (OPT("--source")) source = v;
-        else if (OPT("--shape")) shape = v;
+        else if (OPT("--shape")) { if (!shape) shape = v; else if (nmore < 8) more_shapes[nmore++] = v; }
+        else if (OPT("--unit")) unit = v;
+        else if (!strcmp(o, "--nan-inf")) nan_inf = 1;
+        else if (OPT("--ncu-csv")) ncu_csv = v;
+        else if (OPT("--sanitizer-logs")) sanitizer_logs = v;
         else if (OPT("--mnk")) mnk = v;
         else if (OPT("--n")) n_only = atoi(v);
         else if (OPT("--counters")) counters_shape = v;
@@ -730,7 +824,7 @@ int main(int argc, char **argv)
     {   /* the shapes, checked before anything runs */
         tl_shape s;
         tl_mm_shape m;
-        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul");
+        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul") || (unit && !strcmp(unit, "dbuf"));
         if ((shape && (!transpose || tl_parse_shape(shape, &s))) || (mnk && (!matmul || tl_parse_mm_shape(mnk, &m))) ||
             (counters_shape && transpose && tl_parse_shape(counters_shape, &s)) ||
             (counters_shape && matmul && tl_parse_mm_shape(counters_shape, &m))) {
@@ -766,6 +860,11 @@ int main(int argc, char **argv)
         if (shape) {
             if (tl_parse_shape(shape, &s)) { usage(stderr); return 2; }
             CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
+            for (int i = 0; i < nmore; i++) {
+                if (tl_parse_shape(more_shapes[i], &s)) { usage(stderr); return 2; }
+                capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", more_shapes[i]);
+                CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
+            }
         } else {
             static const tl_shape visible[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {1024, 1}, {61, 67}, {257, 131}, {1000, 1500}};
             for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
@@ -791,6 +890,16 @@ int main(int argc, char **argv)
             snprintf(cshape, sizeof cshape, "%dx%dx%d", c.m, c.k, c.n);
             CASE(TLC_MATMUL, c.m, c.n, c.k, 1, "%s (counters)", cshape);
         }
+    } else if (!strcmp(kind, "supersteps") && unit) {   /* one kernel: the rubric's unit names */
+        int n = n_only ? n_only : 1000;
+        tl_mm_shape s = {64, 64, 64};
+        if (mnk && tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
+        if (!strcmp(unit, "reverse")) CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
+        else if (!strcmp(unit, "sums")) CASE(TLC_BLOCK_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
+        else if (!strcmp(unit, "pairs")) CASE(TLC_PAIR_SUMS, n, 0, 0, 0, "pair_sums n=%d", n);
+        else if (!strcmp(unit, "inplace")) CASE(TLC_TRANSPOSE_INPLACE, n, 0, 0, 0, "transpose_inplace %dx%d", n, n);
+        else if (!strcmp(unit, "dbuf")) CASE(TLC_MATMUL_DBUF, s.m, s.n, s.k, 0, "matmul_dbuf %dx%dx%d", s.m, s.k, s.n);
+        else { fprintf(stderr, "cpu-check: unknown unit '%s' (reverse, sums, pairs, inplace or dbuf)\n", unit); return 2; }
     } else if (!strcmp(kind, "supersteps")) {
         int n = n_only ? n_only : 1000;
         CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
@@ -855,6 +964,14 @@ int main(int argc, char **argv)
     }
     if (cshape[0])
         print_counters(cshape, jf ? &jw : NULL);
+    if (ncu_csv && cshape[0] && write_ncu_csv(ncu_csv) != 0) {
+        fprintf(stderr, "cpu-check: cannot write %s: %s\n", ncu_csv, strerror(errno));
+        return 2;
+    }
+    if (sanitizer_logs && write_sanitizer_logs(sanitizer_logs, unit) != 0) {
+        fprintf(stderr, "cpu-check: cannot write the sanitizer logs in %s: %s\n", sanitizer_logs, strerror(errno));
+        return 2;
+    }
     if (jf) {
         tl_jw_object_end(&jw);
         fputc('\n', jf);

@@ -11,6 +11,11 @@
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet] [--kit-version V]
  *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
+ *          [--cpu-mode NOTE]
+ *
+ * --cpu-mode NOTE: graded in CPU mode (./grade --cpu, no GPU): the report and
+ * results.json say so with NOTE (the shapes capped), and every speed item is
+ * "not measured: no GPU", its points left out of the maximum.
  *
  * FINDINGS: build/tools/inspect's output (grader/inspect.c), one `KIND: NAME: sentence` a line:
  * the file scores 0 and each sentence is shown.
@@ -64,6 +69,7 @@ typedef struct {
         *not_allowed, *not_allowed_file, *counters, *counters_missing, *kit_version;
     const char *counters_failed;  /* the student's launch failed under ncu: the counter points are lost */
     const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
+    const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -523,7 +529,10 @@ static int sanitizer_verdict(grade *g, const options *o, const char *tool, const
         g->flags |= race || sync ? FLAG_RACE : FLAG_OUT_OF_BOUNDS;
         char finding[2048] = "";
         quote_first_finding(finding, sizeof finding, path);
-        appendf(out, len, "compute-sanitizer --tool %s found errors; the first:\n%s", tool, finding);
+        if (o->cpu_mode)   /* the findings of CPU mode's own checks, in this tool's place */
+            appendf(out, len, "CPU mode's checks found what %s reports; the first:\n%s", tool, finding);
+        else
+            appendf(out, len, "compute-sanitizer --tool %s found errors; the first:\n%s", tool, finding);
         if (unit)   /* a lab of several kernels (lab 5) thinks in parts and supersteps */
             explain_places(out, len, finding, o->source, tool, unit);
         appendf(out, len, "Next: %s\n", race
@@ -743,8 +752,12 @@ static void grade_counters(grade *g, const options *o, int all_passed)
      * (0.13 per request for lab 4's reference on an H200): no alarm below 0.25. */
     double conflict_slack = r->bank_conflicts_max > 0 ? r->bank_conflicts_max : 0.25;
 
-    appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
-            shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
+    if (o->cpu_mode)   /* the same metrics, computed: every launch of the case summed */
+        appendf(t->output, OUTPUT_LEN, "computed in CPU mode by the hardware's rules (ncu's metrics), %s:\n  %-34s %8s %8s\n",
+                shape, "", "yours", "ideal");
+    else
+        appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
+                shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
     int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
     int ld_s, st_s;
@@ -916,6 +929,18 @@ static tl_json *load_measurement(const grade *g, const options *o, const char *p
     return tl_json_parse_file(path, err, len);
 }
 
+/* CPU mode (--cpu-mode): a speed item is "not measured: no GPU", out of the maximum. 1 when it was. */
+static int not_measured_in_cpu_mode(graded_test *t, const options *o)
+{
+    if (!o->cpu_mode)
+        return 0;
+    t->max_score = 0;   /* not measured: left out of the maximum, not counted as lost */
+    t->passed = 1;
+    appendf(t->output, OUTPUT_LEN, "not measured: no GPU. This grade ran in CPU mode, which times nothing; these "
+            "points are left out of the maximum. ./grade on a machine with an NVIDIA GPU measures them.\n");
+    return 1;
+}
+
 static void grade_performance(grade *g, const options *o, int all_passed)
 {
 
@@ -924,6 +949,8 @@ static void grade_performance(grade *g, const options *o, int all_passed)
     const char *of = matmul ? "cuBLAS" : "copy";
     graded_test *t = add_item(g, matmul ? "performance: GFLOP/s as a fraction of cuBLAS"
                                         : "performance: bandwidth as a fraction of copy", r->performance_points);
+    if (not_measured_in_cpu_mode(t, o))
+        return;
     char thresholds[160];
     snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of %s = 0 points, %.3f of %s = %g points",
              r->perf_low, of, r->perf_high, of, r->performance_points);
@@ -987,6 +1014,8 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
 {
     const tl_rubric *r = &g->rubric;
     graded_test *t = add_item(g, "speed: GFLOP/s over lab 4's tiled kernel", r->speedup_points);
+    if (not_measured_in_cpu_mode(t, o))
+        return;
     if (!all_passed) {
         appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
                 "Next: fix the failing tests above.\n");
@@ -1172,6 +1201,8 @@ static void print_report(const grade *g, const options *o)
     printf("  file  %s\n", o->source);
     if (g->device[0])
         printf("  GPU   %s\n", g->device);
+    if (o->cpu_mode)
+        printf("  GPU   none: graded in CPU mode\n  note  %s\n", o->cpu_mode);
     if (o->seed[0])
         printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n", o->seed, o->seed);
     printf("\n");
@@ -1223,6 +1254,8 @@ static void reproduce_command(const grade *g, const options *o, char *out, size_
     sh_word(out, len, o->source);
     if (o->seed[0])
         appendf(out, len, " --seed %s", o->seed);
+    if (o->cpu_mode)
+        appendf(out, len, " --cpu");
 }
 
 /* Written whole under a temporary name beside it, then renamed: a reader (or
@@ -1254,8 +1287,11 @@ static void write_results(const grade *g, const options *o)
         appendf(text, sizeof text, "Could not grade: %s\n", g->problem);
     else if (g->note[0])
         appendf(text, sizeof text, "%s\n\n", g->note);
+    if (o->cpu_mode)
+        appendf(text, sizeof text, "CPU mode (no GPU): %s\n", o->cpu_mode);
     appendf(text, sizeof text, "GPU: %s\nseed: %s\nrepeat this run: %s\nkit: tilelab %s\n",
-            g->device[0] ? g->device : "not known (the GPU was not reached)", o->seed[0] ? o->seed : "none",
+            g->device[0] ? g->device : o->cpu_mode ? "none (CPU mode)" : "not known (the GPU was not reached)",
+            o->seed[0] ? o->seed : "none",
             command, o->kit_version ? o->kit_version : "unknown");
     tl_jw_string(&w, "output", text);
     tl_jw_string(&w, "output_format", "text");   /* plain text, its line breaks kept */
@@ -1303,6 +1339,8 @@ static void write_results(const grade *g, const options *o)
     tl_jw_string(&w, "source", o->source);
     tl_jw_string(&w, "seed", o->seed);
     tl_jw_string(&w, "gpu", g->device);
+    if (o->cpu_mode)   /* absent on a GPU, as before */
+        tl_jw_string(&w, "mode", "cpu");
     tl_jw_string(&w, "kit_version", o->kit_version ? o->kit_version : "unknown");
     tl_jw_string(&w, "command", command);
     tl_jw_bool(&w, "graded", !g->could_not_grade);
@@ -1423,6 +1461,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--counters-missing")) o->counters_missing = v;
         else if (!strcmp(k, "--counters-failed")) o->counters_failed = v;
         else if (!strcmp(k, "--counters-shape")) o->counters_shape = v;
+        else if (!strcmp(k, "--cpu-mode")) o->cpu_mode = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);

@@ -129,6 +129,23 @@ Test(report, full_marks_exit_zero)
     tl_json_free(r);
 }
 
+/* CPU mode (./grade --cpu): nothing timed; performance leaves the maximum, said plainly. */
+Test(report, cpu_mode_leaves_performance_out_of_the_maximum)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-all-pass.json --cpu-mode 'shapes capped'", &r);
+    cr_assert_eq(status, 0, "full marks without the performance points");
+    const tl_json *perf = test_named(r, "performance");
+    cr_assert_eq(tl_json_number(perf, "max_score", -1), 0);
+    cr_assert(strstr(tl_json_string(perf, "output", ""), "not measured: no GPU"));
+    cr_assert_eq(tl_json_number(r, "score", -1), tl_json_number(r, "max_score", -2));
+    cr_assert(tl_json_number(r, "max_score", 0) > 0 && tl_json_number(r, "max_score", 0) < 100);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "mode", ""), "cpu");
+    cr_assert(strstr(tl_json_string(r, "output", ""), "CPU mode (no GPU): shapes capped"));
+    cr_assert(strstr(tl_json_string(tl_json_get(r, "extra_data"), "command", ""), " --cpu"));
+    tl_json_free(r);
+}
+
 Test(report, wrong_after_timing_earns_no_performance_points)
 {
     tl_json *r;
