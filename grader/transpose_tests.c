@@ -8,10 +8,10 @@
 #include "shapes.h"
 #include "transpose_case.h"
 
-/* Fixed edge shapes: single elements, single rows and columns, partial
- * blocks on both sides, and large shapes just off powers of two. */
-#define SHAPE_TEST(name, rows, cols) \
-    HIDDEN_TEST(transpose, name) { return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
+/* Fixed edge shapes: single elements, rows and columns, partial blocks, sides just off powers of two. */
+#define SHAPE_TEST_IN(suite, name, rows, cols) \
+    HIDDEN_TEST(suite, name) { return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
+#define SHAPE_TEST(name, rows, cols) SHAPE_TEST_IN(transpose, name, rows, cols)
 
 SHAPE_TEST(s01_1x1, 1, 1)
 SHAPE_TEST(s02_1x777, 1, 777)
@@ -47,8 +47,7 @@ RANDOM_TEST(6)
 /* Suite `vector` (lab 6, rubric hidden_suites): shapes where 16-byte vectors
  * must give way to a scalar path (odd sides, rows that do not start on a
  * 16-byte boundary) and aligned shapes with partial tiles and thin edges. */
-#define VECTOR_TEST(name, rows, cols) \
-    HIDDEN_TEST(vector, name) { return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
+#define VECTOR_TEST(name, rows, cols) SHAPE_TEST_IN(vector, name, rows, cols)
 
 VECTOR_TEST(v01_3x5, 3, 5)
 VECTOR_TEST(v02_5x3, 5, 3)
