@@ -96,7 +96,7 @@ $(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) 
 
 # The kit's shared objects, built here once: with -j, sub-makes that each
 # built them too would write the same files at the same time.
-KINDS := transpose matmul supersteps
+KINDS := transpose matmul supersteps sparse
 KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(WORKER_KIT) \
   $(B)/tools/inspect $(B)/tools/ptx-structure \
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \

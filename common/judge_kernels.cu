@@ -1,6 +1,7 @@
 /* judge_kernels.cu — fresh inputs and full checks on the GPU (see judge_kernels.h). */
 #include "judge_kernels.h"
 #include "check.h"
+#include "tilelab.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
@@ -97,9 +98,10 @@ __global__ static void check_hashed_kernel(const float *p, size_t n, uint64_t se
             record(c, i, 1);
 }
 
+/* B(k, col) = B[k * b_k + col * b_n]: B itself (N, 1) or lab 7's Bt (1, its row length). */
 __global__ static void check_matmuls_kernel(const float *A, const float *B, const float *C, int M, int N, int K,
-                                            int slots, size_t stride, int samples, uint64_t pick_seed,
-                                            check_counts *c)
+                                            size_t b_k, size_t b_n, int slots, size_t stride, int samples,
+                                            uint64_t pick_seed, check_counts *c)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= samples * slots)
@@ -112,7 +114,7 @@ __global__ static void check_matmuls_kernel(const float *A, const float *B, cons
     const float *a = A + slot * stride, *b = B + slot * stride;
     double sum = 0, mag = 0;
     for (int k = 0; k < K; k++) {
-        double p = (double)a[(size_t)row * K + k] * (double)b[(size_t)k * N + col];
+        double p = (double)a[(size_t)row * K + k] * (double)b[k * b_k + col * b_n];
         sum += p;
         mag += fabs(p);
     }
@@ -193,10 +195,23 @@ tl_gpu_check tl_check_matmuls(const float *A, const float *B, const float *C, in
 {
     check_counts *dev = new_counts();
     int threads = samples * slots;
-    check_matmuls_kernel<<<(threads + 127) / 128, 128>>>(A, B, C, M, N, K, slots, slot_stride, samples, pick_seed,
-                                                         dev);
+    check_matmuls_kernel<<<(threads + 127) / 128, 128>>>(A, B, C, M, N, K, (size_t)N, 1, slots, slot_stride,
+                                                         samples, pick_seed, dev);
     CHECK_LAUNCH();
     tl_gpu_check r = finish(dev, C, C);
     r.expected = NAN;   /* a sum within a bound: the message gives the place */
+    return r;
+}
+
+tl_gpu_check tl_check_sparse_matmuls(const float *A, const float *Bt, const float *C, int M, int N, int K, int slots,
+                                     size_t slot_stride, int samples, uint64_t pick_seed)
+{
+    check_counts *dev = new_counts();
+    int threads = samples * slots;
+    check_matmuls_kernel<<<(threads + 127) / 128, 128>>>(A, Bt, C, M, N, K, 1, (size_t)TL_SPARSE_LD(K), slots,
+                                                         slot_stride, samples, pick_seed, dev);
+    CHECK_LAUNCH();
+    tl_gpu_check r = finish(dev, C, C);
+    r.expected = NAN;
     return r;
 }

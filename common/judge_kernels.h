@@ -53,6 +53,9 @@ tl_gpu_check tl_check_hashed(const float *p, size_t n, uint64_t seed);
  * (u = 2^-24), the bound of the hidden tests. */
 tl_gpu_check tl_check_matmuls(const float *A, const float *B, const float *C, int M, int N, int K, int slots,
                               size_t slot_stride, int samples, uint64_t pick_seed);
+/* The same for lab 7: B given as Bt (N rows of TL_SPARSE_LD(K) floats, sparse_case.h). */
+tl_gpu_check tl_check_sparse_matmuls(const float *A, const float *Bt, const float *C, int M, int N, int K, int slots,
+                                     size_t slot_stride, int samples, uint64_t pick_seed);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 # kit.mk — the kit's shared objects, built once per GPU arch into $(KIT).
 
-KIT_CU := common/check.cu common/case.cu common/device.cu common/devbuf.cu common/bench.cu common/transpose_case.cu common/matmul_case.cu common/supersteps_case.cu
+KIT_CU := common/check.cu common/case.cu common/device.cu common/devbuf.cu common/bench.cu common/transpose_case.cu common/matmul_case.cu common/supersteps_case.cu common/sparse_case.cu
 KIT_C := common/matrix.c common/guard.c common/stats.c common/json.c common/shapes.c common/csv.c
 KIT_HEADERS := $(wildcard common/*.h grader/*.h)
 KIT_OBJS := $(patsubst common/%,$(KIT)/%.o,$(KIT_CU) $(KIT_C))
@@ -41,7 +41,7 @@ $(KIT)/libtilelab.a: $(KIT_OBJS)
 # common/worker.cu linked with one lab file (the student's, a baseline) or
 # with a kit file that defines the same launch (the copy, the naive matmul,
 # cuBLAS), so every kernel a grade compares runs and is timed the same way.
-JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/timed.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/transpose_timing.cu.o $(KIT)/matmul_timing.cu.o \
+JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/timed.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/transpose_timing.cu.o $(KIT)/matmul_timing.cu.o $(KIT)/sparse_timing.cu.o \
               $(KIT)/sandbox_calls.c.o
 $(KIT)/libjudge.a: $(JUDGE_OBJS)
 	$(Q)rm -f $@

@@ -465,7 +465,8 @@ static int map_pointers(tl_worker *w, void *const ptrs[TL_WORKER_MAX_PTRS], tl_w
 
 static const char *const op_names[TL_OP_COUNT] = {
     "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums",
-    "launch_pair_sums", "launch_transpose_inplace", "launch_matmul_dbuf", "the kit's empty kernel"};
+    "launch_pair_sums", "launch_transpose_inplace", "launch_matmul_dbuf", "launch_matmul_sparse",
+    "the kit's empty kernel"};
 
 /* Ask the worker to leave and give it up to `seconds`: a sanitizer or a
  * profiler wrapped around it writes its summary, and its exit status (86:

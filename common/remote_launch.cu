@@ -9,6 +9,8 @@
 #include "case.h"
 #include "remote.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -107,5 +109,15 @@ void launch_transpose_inplace(float *a, int n)
 void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K)
 {
     forward(TL_OP_DBUF, A, B, C, M, N, K);
+}
+/* The worker finds the patterns where the kit's encoder puts them, right
+ * after Bt (sparse_case.h): a judge that passes them elsewhere is a kit bug. */
+void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
+{
+    if (pattern != (const unsigned char *)(Bt + TL_SPARSE_BT_FLOATS(K, N))) {
+        fprintf(stderr, "tilelab: kit bug: launch_matmul_sparse's patterns do not follow Bt\n");
+        abort();
+    }
+    forward(TL_OP_SPARSE, A, Bt, C, M, N, K);
 }
 }

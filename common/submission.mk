@@ -33,8 +33,11 @@ endif
 KIT_WORKERS_transpose := copy cublas_geam
 KIT_WORKERS_supersteps := copy naive
 KIT_WORKERS_matmul := naive cublas
+# Lab 7: part 1 is timed as lab 4 (measure-matmul); the wide kernel is part 3's contrast.
+KIT_WORKERS_sparse := naive cublas sparse_wide
+KIT_JUDGES_sparse := $(KIT)/judge/measure-matmul
 JUDGES := $(KIT)/judge/tests-$(KIND) $(KIT)/judge/measure-$(KIND) $(KIT)/judge/check-$(KIND) \
-          $(foreach w,$(KIT_WORKERS_$(KIND)),$(KIT)/workers/$(w))
+          $(foreach w,$(KIT_WORKERS_$(KIND)),$(KIT)/workers/$(w)) $(KIT_JUDGES_$(KIND))
 ifneq ($(BASELINE),)
   BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
 endif

@@ -37,6 +37,39 @@
 /* Lab 5, part 1: the clinic's kernels work on chunks of this many elements. */
 #define TL_CHUNK 256
 
+/* Lab 7: a K-block is this many values of a row of Bt; its pattern is one byte. */
+#define TL_SPARSE_KB 8
+/* A row of Bt holds K rounded up to whole K-blocks. */
+#define TL_SPARSE_LD(K) (((K) + TL_SPARSE_KB - 1) / TL_SPARSE_KB * TL_SPARSE_KB)
+/* The kit keeps the patterns right after Bt's N rows, in one buffer: this many floats on. */
+#define TL_SPARSE_BT_FLOATS(K, N) ((size_t)(N) * TL_SPARSE_LD(K))
+
+#ifdef __cplusplus
+/*
+ * Lab 7: the pattern table. For a K-block's pattern p (0..255),
+ *   TL_PATTERNS.count[p]      how many of its 8 values are nonzero;
+ *   TL_PATTERNS.offsets[p]    where they are: the t-th one (t < count) at
+ *                             (offsets[p] >> (4 * t)) & 15, in increasing order.
+ * So 0x29 (bits 0, 3, 5) has count 3 and offsets 0x530. Built by the
+ * compiler, read from the GPU's memory (cached: a warp that reads one entry
+ * together reads it once).
+ */
+struct tl_pattern_table {
+    unsigned char count[256];
+    unsigned int offsets[256];
+};
+constexpr tl_pattern_table tl_make_pattern_table()
+{
+    tl_pattern_table t{};
+    for (int p = 0; p < 256; p++)
+        for (int i = 0; i < TL_SPARSE_KB; i++)
+            if (p >> i & 1)
+                t.offsets[p] |= (unsigned)i << (4 * t.count[p]++);
+    return t;
+}
+static __device__ const tl_pattern_table TL_PATTERNS = tl_make_pattern_table();
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +101,20 @@ void launch_transpose_inplace(float *a, int n);
 
 /* Lab 5, part 3: C = A B as launch_matmul, double-buffered. */
 void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K);
+
+/*
+ * Lab 7, part 2: C (M x N) = A (M x K) times B (K x N), with B given as the
+ * kit's encoder wrote it (all device pointers):
+ *   Bt       B transposed, N rows of TL_SPARSE_LD(K) floats: Bt[n * TL_SPARSE_LD(K) + k] = B(k, n),
+ *            zero for k >= K (each row padded to whole K-blocks, so every row
+ *            starts on a 32-byte boundary);
+ *   pattern  one byte per (row n of Bt, K-block kb of TL_SPARSE_KB values):
+ *            pattern[n * (TL_SPARSE_LD(K) / TL_SPARSE_KB) + kb], bit i set
+ *            when Bt(n, kb * TL_SPARSE_KB + i) is not zero.
+ * A zero of B is structural: skipping it is the point, so the kit's sparse
+ * tests hold finite values only (0 times Inf is NaN, a skipped 0 is not).
+ */
+void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K);
 
 #ifdef __cplusplus
 }

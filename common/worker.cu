@@ -35,6 +35,8 @@ void launch_block_sums(const float *in, float *sums, int n) __attribute__((weak)
 void launch_pair_sums(const float *in, float *out, int n) __attribute__((weak));
 void launch_transpose_inplace(float *a, int n) __attribute__((weak));
 void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K) __attribute__((weak));
+void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N,
+                          int K) __attribute__((weak));
 /* A kit worker (cuBLAS) sets itself up here, before the sandbox. */
 void tl_worker_warmup(void) __attribute__((weak));
 }
@@ -164,6 +166,7 @@ static int defined(uint32_t op)
     case TL_OP_PAIRS: return launch_pair_sums != NULL;
     case TL_OP_INPLACE: return launch_transpose_inplace != NULL;
     case TL_OP_DBUF: return launch_matmul_dbuf != NULL;
+    case TL_OP_SPARSE: return launch_matmul_sparse != NULL;
     }
     return 0;
 }
@@ -181,6 +184,11 @@ static void call(const tl_worker_request *q, uint64_t rotation)
     case TL_OP_PAIRS: launch_pair_sums(p0, p1, a[0]); break;
     case TL_OP_INPLACE: launch_transpose_inplace(p0, a[0]); break;
     case TL_OP_DBUF: launch_matmul_dbuf(p0, p1, p2, a[0], a[1], a[2]); break;
+    /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same buffer. */
+    case TL_OP_SPARSE:
+        launch_matmul_sparse(p0, p1, (const unsigned char *)(p1 + TL_SPARSE_BT_FLOATS(a[2], a[1])), p2, a[0], a[1],
+                             a[2]);
+        break;
     }
 }
 

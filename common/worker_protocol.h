@@ -33,6 +33,7 @@ typedef enum {
     TL_OP_PAIRS,       /* launch_pair_sums(in, out, n) */
     TL_OP_INPLACE,     /* launch_transpose_inplace(a, n) */
     TL_OP_DBUF,        /* launch_matmul_dbuf(A, B, C, M, N, K) */
+    TL_OP_SPARSE,      /* launch_matmul_sparse(A, Bt, pattern, C, M, N, K): pattern follows Bt (sparse_case.h) */
     TL_OP_WARM,        /* the kit's empty kernel: makes the worker's context the GPU's current one */
     TL_OP_COUNT
 } tl_worker_op;

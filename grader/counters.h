@@ -17,7 +17,9 @@
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"           \
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"          \
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"           \
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"          \
+    "smsp__sass_branch_targets.sum,"                            \
+    "smsp__sass_branch_targets_threads_divergent.sum"
 
 /* A warp of 32 threads each touching one float moves 128 bytes: 4 sectors of 32. */
 #define TL_IDEAL_SECTORS_PER_REQUEST 4.0
@@ -28,7 +30,11 @@ typedef struct {
     double shared_ld_requests, shared_st_requests;
     double global_ld_sectors, global_ld_requests;
     double global_st_sectors, global_st_requests;
-    int missing;                          /* metrics absent from the file */
+    /* Lab 7: branch targets, and those where the warp's threads went different
+     * ways. Optional: CPU mode does not count them (has_branches 0 then). */
+    double branch_targets, divergent_targets;
+    int has_branches;
+    int missing;                          /* required metrics absent from the file */
 } tl_counters;
 
 /* Sums every profiled kernel in ncu's --csv output. 0 on success; else -1

@@ -842,7 +842,7 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
  * global allocation functions, which would replace the program's. */
 static const char *const allowed_definitions[] = {
     "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums", "launch_pair_sums",
-    "launch_transpose_inplace", "launch_matmul_dbuf",
+    "launch_transpose_inplace", "launch_matmul_dbuf", "launch_matmul_sparse",
     /* g++'s hidden weak reference to the C++ personality routine (unwinding) */
     "DW.ref.__gxx_personality_v0",
 };

@@ -70,6 +70,7 @@ typedef struct {
     const char *counters_failed;  /* the student's launch failed under ncu: the counter points are lost */
     const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
+    const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -91,7 +92,9 @@ typedef struct {
     double baseline_speedup;      /* lab 5: speed over lab 4's kernel, 0 when not compared */
 } grade;
 
-static int is_matmul(const tl_rubric *r) { return strcmp(r->kind, "matmul") == 0; }
+static int is_sparse(const tl_rubric *r) { return !strcmp(r->kind, "sparse"); }
+/* Labs 4 and 7 (kinds matmul and sparse) measure GFLOP/s against cuBLAS. */
+static int is_matmul(const tl_rubric *r) { return !strcmp(r->kind, "matmul") || !strcmp(r->kind, "sparse"); }
 
 static int colour;
 
@@ -1078,6 +1081,128 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
     tl_json_free(m);
 }
 
+/*
+ * Lab 7, part 2: the student's sparse kernel against the same student's
+ * dense one, timed interleaved in one run (sparse_measure.cu), at block
+ * densities 1/2 and 1/4. The points follow the speedup at 1/4.
+ */
+static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
+{
+    const tl_rubric *r = &g->rubric;
+    graded_test *t = add_item(g, "speed: skipping zeros against your dense kernel", r->speedup_points);
+    if (not_measured_in_cpu_mode(t, o))
+        return;
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
+                "Next: fix the failing tests above.\n");
+        return;
+    }
+    char err[256];
+    tl_json *m = load_measurement(g, o, o->measure_part_json ? o->measure_part_json : o->measure_json, err, sizeof err);
+    const tl_json *sp = tl_json_get(m, "sparse");
+    if (!sp) {
+        appendf(t->output, OUTPUT_LEN, "not measured: %s\n", !m ? "the measurement wrote no result"
+                : "the measurement did not reach this kernel");
+        append_file(t->output, OUTPUT_LEN, o->tests_log, "measure", 10);
+        tl_json_free(m);
+        return;
+    }
+    const tl_json *dense = tl_json_get(sp, "dense"), *d1 = tl_json_get(sp, "d1"), *d2 = tl_json_get(sp, "d2"),
+                  *d4 = tl_json_get(sp, "d4");
+    if (!tl_json_number(sp, "verified_after_timing", 0)) {
+        appendf(t->output, OUTPUT_LEN, "the output of your %s kernel was wrong while timed (%s): no speed points. "
+                "Next: a kernel must give the same result on every launch.\n", tl_json_string(sp, "failed", "?"),
+                tl_json_string(sp, "verification", "?"));
+        tl_json_free(m);
+        return;
+    }
+    double quarter = tl_json_number(sp, "speedup_quarter", 0);
+    appendf(t->output, OUTPUT_LEN, "%dx%dx%d (MxKxN), cold (L2 flushed), %d samples, interleaved%s:\n"
+            "  your dense kernel                       %8.3f ms\n"
+            "  your sparse kernel, no zero K-blocks    %8.3f ms  = %.2fx the dense kernel's speed\n"
+            "  ... half the K-blocks zero (1/2)        %8.3f ms  = %.2fx\n"
+            "  ... three K-blocks in four zero (1/4)   %8.3f ms  = %.2fx\n"
+            "thresholds, at 1/4: %.2fx = 0 points, %.2fx = %g points\n",
+            (int)tl_json_number(sp, "m", 0), (int)tl_json_number(sp, "k", 0), (int)tl_json_number(sp, "n", 0),
+            (int)tl_json_number(sp, "samples", 0), tl_json_number(sp, "noisy", 0)
+            ? " (noisy: stopped at the sample cap above 1 %; a busy GPU? grade again)" : "",
+            tl_json_number(dense, "median_ms", 0), tl_json_number(d1, "median_ms", 0),
+            tl_json_number(sp, "speedup_d1", 0), tl_json_number(d2, "median_ms", 0),
+            tl_json_number(sp, "speedup_half", 0), tl_json_number(d4, "median_ms", 0), quarter, r->speedup_low,
+            r->speedup_high, r->speedup_points);
+    g->baseline_speedup = quarter;
+    t->score = tl_rubric_speedup_points(r, quarter);
+    t->passed = t->score >= t->max_score;
+    if (!t->passed && r->speedup_next[0])
+        appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->speedup_next);
+    tl_json_free(m);
+}
+
+/* Branch targets and the share of them where the warp's threads went different ways. */
+static int read_branches(const char *csv, double *targets, double *divergent, char *err, size_t len)
+{
+    tl_counters c;
+    if (!csv || tl_counters_read(csv, &c, err, len) != 0)
+        return -1;
+    if (!c.has_branches) {
+        snprintf(err, len, "ncu did not report the branch metrics");
+        return -1;
+    }
+    *targets = c.branch_targets;
+    *divergent = c.divergent_targets;
+    return 0;
+}
+
+/*
+ * Lab 7: the sparse kernel's skip must be the warp's, not a lane's: ncu's
+ * divergent branch targets, over all branch targets, at most divergent_max
+ * at the counters shape. The kit's wide-tile kernel (rubric contrast) is
+ * counted on the same shape and printed beside, for no points.
+ */
+static void grade_uniform_branches(grade *g, const options *o, int all_passed)
+{
+    const tl_rubric *r = &g->rubric;
+    graded_test *t = add_item(g, "warp-uniform skips: divergent branches (ncu)", r->uniform_points);
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not read: counters are read only when every test of this part passes.\n");
+        return;
+    }
+    const char *shape = o->counters_shape ? o->counters_shape : r->counters_shape;
+    if (o->counters_failed) {
+        appendf(t->output, OUTPUT_LEN, "your launch failed at %s under ncu: %s. These points are lost: a kernel "
+                "must be right at every shape.\n", shape, o->counters_failed);
+        return;
+    }
+    double targets = 0, divergent = 0;
+    char err[256] = "";
+    if (o->cpu_mode || o->counters_missing || !o->counters ||
+        read_branches(o->counters, &targets, &divergent, err, sizeof err) != 0) {
+        t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
+        t->passed = 1;
+        appendf(t->output, OUTPUT_LEN, "not checked: %s. These points are left out of the maximum.\n",
+                o->cpu_mode ? "CPU mode does not count branches (a GPU's ncu does)"
+                : o->counters_missing ? o->counters_missing : o->counters ? err : "ncu did not run");
+        return;
+    }
+    double share = targets > 0 ? divergent / targets : 0;
+    appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, your sparse kernel (launches summed):\n"
+            "  branch targets %.0f, divergent %.0f = %.2f %% (at most %.2f %%)\n", shape, targets, divergent,
+            100 * share, 100 * r->divergent_max);
+    double wide_targets, wide_divergent;
+    char wide_err[256];
+    if (o->contrast_counters &&
+        read_branches(o->contrast_counters, &wide_targets, &wide_divergent, wide_err, sizeof wide_err) == 0)
+        appendf(t->output, OUTPUT_LEN, "  the kit's wide-tile kernel, same shape and B: branch targets %.0f, "
+                "divergent %.0f = %.2f %% (each lane skips its own columns' zeros)\n", wide_targets, wide_divergent,
+                100 * (wide_targets > 0 ? wide_divergent / wide_targets : 0));
+    t->passed = share <= r->divergent_max;
+    t->score = t->passed ? t->max_score : 0;
+    if (!t->passed)
+        appendf(t->output, OUTPUT_LEN, "your skip diverges: lanes of one warp take different ways at a branch. "
+                "Next: give every lane of a warp the same columns (a tall warp tile: lanes stacked along the rows), "
+                "so a K-block's pattern is the warp's, and branch only on it (handout: Why the tall tile).\n");
+}
+
 /* "clinic: reverse_blocks (...)" -> "clinic"; a title without a colon whole. */
 static void part_heading(const tl_rubric_unit *u, char *out, size_t len)
 {
@@ -1165,7 +1290,9 @@ static void grade_units(grade *g, const options *o)
             if (!strcmp(r->performance_unit, u->name))
                 grade_performance(g, o, all_right);
             if (!strcmp(r->speedup_unit, u->name))
-                grade_speedup(g, o, all_right);
+                (is_sparse(r) ? grade_sparse_speedup : grade_speedup)(g, o, all_right);
+            if (!strcmp(r->counters_unit, u->name))
+                grade_uniform_branches(g, o, all_right);
         }
         for (int i = first; i < g->ntests; i++)   /* the parts are headed, not gapped */
             g->tests[i].beyond_correctness = 0;
@@ -1462,6 +1589,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--counters-failed")) o->counters_failed = v;
         else if (!strcmp(k, "--counters-shape")) o->counters_shape = v;
         else if (!strcmp(k, "--cpu-mode")) o->cpu_mode = v;
+        else if (!strcmp(k, "--contrast-counters")) o->contrast_counters = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);

@@ -30,6 +30,8 @@ static const struct field {
     TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_max_requests, 1),
     NUMBER_FIELD(counters_jitter, 1),
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
+    TEXT_FIELD(counters_unit, 1), NUMBER_FIELD(uniform_points, 1), NUMBER_FIELD(divergent_max, 1),
+    TEXT_FIELD(contrast, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -181,7 +183,9 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
         snprintf(err, errlen, "%s: performance_unit or speedup_unit names no unit", path);
         status = -1;
     }
-    if (status == 0 && r->speedup_points > 0 && !(r->speedup_low < r->speedup_high && r->baseline[0])) {
+    /* Lab 7 (kind sparse) compares its sparse kernel with its own dense one: no baseline. */
+    if (status == 0 && r->speedup_points > 0 &&
+        !(r->speedup_low < r->speedup_high && (r->baseline[0] || !strcmp(r->kind, "sparse")))) {
         snprintf(err, errlen, "%s: speedup_points need a baseline and speedup_low below speedup_high", path);
         status = -1;
     }
@@ -195,6 +199,16 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
     }
     if (status == 0 && r->vector_points > 0 && r->bank_conflict_points > 0) {   /* one counters item scores one thing */
         snprintf(err, errlen, "%s: vector_points and bank_conflict_points do not go together", path);
+        status = -1;
+    }
+    if (status == 0 && r->uniform_points > 0 &&
+        !(r->counters_shape[0] && r->divergent_max > 0 && tl_rubric_find_unit(r, r->counters_unit))) {
+        snprintf(err, errlen, "%s: uniform_points need counters_shape, divergent_max and a counters_unit that names a unit",
+                 path);
+        status = -1;
+    }
+    if (status == 0 && r->counters_unit[0] && !tl_rubric_find_unit(r, r->counters_unit)) {
+        snprintf(err, errlen, "%s: counters_unit names no unit", path);
         status = -1;
     }
     if (status == 0 && !r->library[0] != !r->library_title[0]) {
@@ -212,7 +226,7 @@ double tl_rubric_max_points(const tl_rubric *r)
 {
     return r->correctness_points + r->performance_points + r->memcheck_points + r->racecheck_points +
            r->structure_points + r->bank_conflict_points + r->synccheck_points + r->speedup_points +
-           r->vector_points;
+           r->vector_points + r->uniform_points;
 }
 
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)

@@ -66,6 +66,10 @@ typedef struct {
     double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed (lab 6) */
     char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
     char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */
+    char counters_unit[16];       /* a lab of several kernels: the unit ncu reads at counters_shape (lab 7: sparse) */
+    double uniform_points;        /* lab 7: that kernel's divergent branch targets at most ... */
+    double divergent_max;         /* ... this share of its branch targets */
+    char contrast[32];            /* a kit worker ncu reads beside it, for no points: "sparse_wide" */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;

@@ -1,0 +1,168 @@
+/*
+ * sparse_measure.cu — the grader's speed measurement for lab 7, part 2. A
+ * judge program: no student code is linked in. The student's worker runs
+ * both of the student's products, timed through the same path, cold and
+ * interleaved in the same rounds (sparse_timing.h, matmul_timing.h):
+ *   dense   launch_matmul on B itself;
+ *   d1      launch_matmul_sparse on the same-sized B with no zeros;
+ *   d2, d4  launch_matmul_sparse on B with each (column, K-block) zero with
+ *           probability 1/2 and 3/4 (block density 1/2 and 1/4).
+ * The speedups are dense's time over d2's and d4's: what skipping zeros
+ * buys against the student's own dense kernel. Part 1's speed against
+ * cuBLAS is matmul_measure.cu's job.
+ *
+ * The timed shape is drawn from a range around 4096^3 from the secret seed.
+ *
+ *   measure-sparse --json FILE [--shape MxKxN]
+ *
+ * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed.
+ */
+#include "tilelab.h"
+#include "bench.h"
+#include "device.h"
+#include "matmul_case.h"
+#include "matmul_timing.h"
+#include "remote.h"
+#include "shapes.h"
+#include "sparse_timing.h"
+#include "timed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DENSE, D1, D2, D4, WORKS };
+static const char *const work_names[WORKS] = {"dense", "d1", "d2", "d4"};
+static const double densities[WORKS] = {1, 1, 0.5, 0.25};
+
+static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s)
+{
+    tl_jw_object_begin(w, key);
+    tl_jw_number(w, "median_ms", s->median);
+    tl_jw_number(w, "min_ms", s->min);
+    tl_jw_number(w, "max_ms", s->max);
+    tl_jw_number(w, "noise", s->noise);
+    tl_jw_object_end(w);
+}
+
+int main(int argc, char **argv)
+{
+    const char *json_path = NULL;
+    tl_mm_shape base = {4096, 4096, 4096};
+    for (int i = 1; i + 1 < argc; i += 2) {   /* the other workers grade names are not needed here */
+        if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--shape") && tl_parse_mm_shape(argv[i + 1], &base) != 0) {
+            fprintf(stderr, "%s: --shape takes MxKxN, e.g. 4096x4096x4096\n", argv[0]);
+            return TL_EXIT_CANNOT_RUN;
+        }
+    }
+    if (!json_path || !tl_student_worker()) {
+        fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE [--shape MxKxN]\n", argv[0]);
+        return TL_EXIT_CANNOT_RUN;
+    }
+    const char *seed_text = getenv("TILELAB_SEED");
+    uint64_t secret = seed_text ? strtoull(seed_text, NULL, 10) : 1;
+    tl_device_info dev;
+    tl_device_open_or_exit(&dev, argv[0]);
+
+    /* The timed shape: each side +- 8 tiles of 32 from the seed. */
+    uint64_t shape_state = secret ^ 0x5BA55E5Bull;
+    tl_mm_shape s = base;
+    s.m = tl_timed_side(&shape_state, base.m);
+    s.k = tl_timed_side(&shape_state, base.k);
+    s.n = tl_timed_side(&shape_state, base.n);
+    size_t stride = tl_sparse_slot_stride(s.m, s.n, s.k), dense_stride = tl_matmul_slot_stride(s.m, s.n, s.k);
+    stride = stride > dense_stride ? stride : dense_stride;
+    /* A, C, dense B and three encoded Bs: six buffers of `slots` slots. */
+    int slots = tl_timed_slots(2, 6, stride);
+    float *A, *B, *C, *Bt[WORKS] = {NULL};
+    CHECK_CUDA(cudaMalloc((void **)&A, stride * slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&C, stride * slots * sizeof(float)));
+    for (int w = D1; w < WORKS; w++) {
+        CHECK_CUDA(cudaMalloc((void **)&Bt[w], stride * slots * sizeof(float)));
+        tl_sparse_upload_b(Bt[w], s.n, s.k, slots, stride, w == D1 ? TL_SPARSE_DENSE : TL_SPARSE_BLOCKS,
+                           densities[w], tl_next_secret(&shape_state));
+    }
+
+    tl_timed_matmul dense;
+    tl_timed_sparse sparse[WORKS];
+    tl_timed_matmul_init(&dense, "your dense kernel", tl_student_worker(), TL_OP_MATMUL, A, B, C, s.m, s.n, s.k,
+                         slots, secret);
+    dense.stride = stride;   /* one stride for all: the buffers are shared */
+    dense.timed.slot_bytes = stride * sizeof(float);
+    for (int w = D1; w < WORKS; w++) {
+        tl_timed_sparse_init(&sparse[w], "your sparse kernel", tl_student_worker(), A, Bt[w], C, s.m, s.n, s.k,
+                             slots, secret + w);
+        sparse[w].stride = stride;
+        sparse[w].timed.slot_bytes = stride * sizeof(float);
+    }
+
+    /* Each product once, checked, before any timing. */
+    tl_timed_matmul_once(&dense);
+    int failed = dense.timed.failed;
+    for (int w = D1; w < WORKS && !failed; w++) {
+        tl_timed_sparse_once(&sparse[w]);
+        failed = sparse[w].timed.failed;
+    }
+    int noisy = 1;
+    tl_stats stats[WORKS];
+    memset(stats, 0, sizeof stats);
+    if (!failed) {
+        tl_bench_work works[WORKS];
+        dense.timed.calls = 0;
+        works[DENSE] = tl_timed_matmul_work(&dense);
+        for (int w = D1; w < WORKS; w++) {
+            sparse[w].timed.calls = 0;
+            works[w] = tl_timed_sparse_work(&sparse[w]);
+        }
+        noisy = tl_bench_interleaved(works, WORKS, &TL_BENCH_GRADE, stats);
+    }
+    const tl_timed *first_failed = dense.timed.failed ? &dense.timed : NULL;
+    for (int w = D1; w < WORKS && !first_failed; w++)
+        if (sparse[w].timed.failed)
+            first_failed = &sparse[w].timed;
+
+    FILE *f = fopen(json_path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
+        return TL_EXIT_CANNOT_RUN;
+    }
+    double speedup[WORKS] = {0};
+    for (int w = D1; w < WORKS; w++)
+        speedup[w] = stats[w].median > 0 ? stats[DENSE].median / stats[w].median : 0;
+    tl_json_writer jw;
+    tl_jw_init(&jw, f);
+    tl_jw_object_begin(&jw, NULL);
+    tl_device_write_json(&dev, &jw, "device");
+    tl_jw_string(&jw, "op", "sparse");
+    tl_jw_object_begin(&jw, "sparse");
+    tl_jw_int(&jw, "m", s.m);
+    tl_jw_int(&jw, "k", s.k);
+    tl_jw_int(&jw, "n", s.n);
+    tl_jw_bool(&jw, "verified_after_timing", !first_failed);
+    tl_jw_string(&jw, "verification", first_failed ? first_failed->verification
+                                                   : "every timed call checked: within the fp32 bound");
+    tl_jw_string(&jw, "failed", !first_failed ? "" : first_failed == &dense.timed ? "dense" : "sparse");
+    tl_jw_int(&jw, "samples", stats[DENSE].n);
+    tl_jw_int(&jw, "launches_per_sample", slots);
+    tl_jw_bool(&jw, "noisy", noisy);
+    for (int w = 0; w < WORKS; w++)
+        write_stats(&jw, work_names[w], &stats[w]);
+    tl_jw_number(&jw, "speedup_d1", speedup[D1]);
+    tl_jw_number(&jw, "speedup_half", speedup[D2]);
+    tl_jw_number(&jw, "speedup_quarter", speedup[D4]);
+    tl_jw_object_end(&jw);
+    tl_jw_object_end(&jw);
+    fclose(f);
+
+    if (!first_failed)
+        printf("  %dx%dx%d: your dense kernel %.3f ms; your sparse kernel at block density 1: %.3f ms (%.2fx), "
+               "1/2: %.3f ms (%.2fx), 1/4: %.3f ms (%.2fx) (noise %.2f %%, %d samples of %d launches)\n", s.m, s.k,
+               s.n, stats[DENSE].median, stats[D1].median, speedup[D1], stats[D2].median, speedup[D2],
+               stats[D4].median, speedup[D4], 100 * stats[D4].noise, stats[DENSE].n, slots);
+    else
+        printf("  a timed call failed: %s\n", first_failed->verification);
+    tl_worker_stop(tl_student_worker());
+    return first_failed ? TL_EXIT_FAILED : TL_EXIT_OK;
+}

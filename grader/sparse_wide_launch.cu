@@ -1,0 +1,67 @@
+/*
+ * sparse_wide_launch.cu — lab 7's contrast, as a worker's launch_matmul_sparse:
+ * the same product with a WIDE warp tile. A warp owns 16 rows x the block's
+ * 128 columns and each lane 4 columns of them, so every lane reads the
+ * patterns of its own columns and skips its own zeros: the skip diverges.
+ * ./grade runs it under ncu beside the student's tall kernel and prints
+ * both kernels' divergent branches. Right, but not fast: a contrast only.
+ */
+#include "tilelab.h"
+
+enum { BM = 128, BN = 128, BK = 16, THREADS = 256, ROWS = 16, COLS = 4 };
+
+__global__ void __launch_bounds__(THREADS) matmul_sparse_wide(const float *A, const float *Bt,
+                                                              const unsigned char *pattern, float *C, int M, int N,
+                                                              int K)
+{
+    enum { KBS = BK / TL_SPARSE_KB };
+    __shared__ float As[BK][BM];
+    __shared__ float Bts[BN][BK + 1];
+    __shared__ unsigned char Ps[BN][KBS];
+    const int ld = TL_SPARSE_LD(K), kblocks = ld / TL_SPARSE_KB;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int rows = warp * ROWS, cols = lane * COLS;   /* lanes side by side across the columns */
+    float acc[ROWS][COLS] = {};
+    for (int k0 = 0; k0 < ld; k0 += BK) {
+        for (int i = threadIdx.x; i < BM * BK; i += THREADS) {
+            const int m = row0 + i / BK, k = k0 + i % BK;
+            As[i % BK][i / BK] = m < M && k < K ? A[(size_t)m * K + k] : 0.0f;
+        }
+        for (int i = threadIdx.x; i < BN * BK; i += THREADS) {
+            const int n = col0 + i / BK, k = k0 + i % BK;
+            Bts[i / BK][i % BK] = n < N && k < ld ? Bt[(size_t)n * ld + k] : 0.0f;
+        }
+        for (int i = threadIdx.x; i < BN * KBS; i += THREADS) {
+            const int n = col0 + i / KBS, kb = k0 / TL_SPARSE_KB + i % KBS;
+            Ps[i / KBS][i % KBS] = n < N && kb < kblocks ? pattern[(size_t)n * kblocks + kb] : 0;
+        }
+        __syncthreads();
+        for (int kb = 0; kb < KBS; kb++)
+            for (int j = 0; j < COLS; j++) {
+                const unsigned p = Ps[cols + j][kb];   /* this lane's own column: its own pattern */
+                if (p == 0)
+                    continue;   /* lanes disagree: the warp runs both ways */
+                for (int k = 0; k < TL_SPARSE_KB; k++)
+                    if (p >> k & 1) {
+                        const float b = Bts[cols + j][kb * TL_SPARSE_KB + k];
+#pragma unroll
+                        for (int r = 0; r < ROWS; r++)
+                            acc[r][j] += As[kb * TL_SPARSE_KB + k][rows + r] * b;
+                    }
+            }
+        __syncthreads();
+    }
+    for (int r = 0; r < ROWS; r++)
+        for (int j = 0; j < COLS; j++) {
+            const int m = row0 + rows + r, n = col0 + cols + j;
+            if (m < M && n < N)
+                C[(size_t)m * N + n] = acc[r][j];
+        }
+}
+
+void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
+{
+    dim3 grid(CEIL_DIV(N, BN), CEIL_DIV(M, BM));
+    LAUNCH(matmul_sparse_wide, grid, THREADS)(A, Bt, pattern, C, M, N, K);
+}
