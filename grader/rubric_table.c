@@ -87,7 +87,8 @@ static const char *lab_name(const char *id, char *out)
     return out;
 }
 
-static int is_matmul(const tl_rubric *r) { return !strcmp(r->kind, "matmul"); }
+static int is_matmul(const tl_rubric *r) { return !strcmp(r->kind, "matmul") || !strcmp(r->kind, "sparse"); }
+static int is_sparse(const tl_rubric *r) { return !strcmp(r->kind, "sparse"); }
 
 static void row(buffer *b, const char *item, double points, const char *none, const char *all)
 {
@@ -131,6 +132,14 @@ static void speedup_row(buffer *b, const tl_rubric *r, const char *prefix, const
 {
     char low[32], high[32], lab[32], item[128], none[96], all[192];
     lab_name(r->baseline, lab);
+    if (is_sparse(r)) {   /* lab 7: the sparse kernel against the same file's dense one */
+        snprintf(item, sizeof item, "%sspeed: your dense kernel's time over your sparse kernel's, three K-blocks in "
+                 "four zero", prefix);
+        snprintf(none, sizeof none, "%sx or less", number(r->speedup_low, low));
+        snprintf(all, sizeof all, "%sx or more", number(r->speedup_high, high));
+        row(b, item, r->speedup_points, none, all);
+        return;
+    }
     snprintf(item, sizeof item, "%sspeed: GFLOP/s over %s's kernel", prefix, lab);
     snprintf(none, sizeof none, "%sx %s's speed or less", number(r->speedup_low, low), lab);
     snprintf(all, sizeof all, "%sx or more%s", number(r->speedup_high, high),
@@ -189,6 +198,14 @@ static void unit_rows(buffer *b, const tl_rubric *r)
             performance_row(b, r, prefix);
         if (!strcmp(r->speedup_unit, u->name))
             speedup_row(b, r, prefix, u->name);
+        if (!strcmp(r->counters_unit, u->name) && r->uniform_points > 0) {
+            char item[128], none[96], all[96], max[32];
+            snprintf(item, sizeof item, "%swarp-uniform skips: divergent branch targets, counted by ncu at %s", prefix,
+                     r->counters_shape);
+            snprintf(none, sizeof none, "more than %s %% of its branch targets", number(100 * r->divergent_max, max));
+            snprintf(all, sizeof all, "at most %s %%", max);
+            row(b, item, r->uniform_points, none, all);
+        }
     }
 }
 
@@ -200,7 +217,10 @@ static void measure_notes(buffer *b, const tl_rubric *r)
     else
         put(b, "Fraction of copy: your kernel's GB/s over those of the kit's copy kernel moving the same bytes");
     put(b, ", timed cold in the same run, medians compared.");
-    if (r->speedup_points > 0) {
+    if (r->speedup_points > 0 && is_sparse(r)) {
+        put(b, " Speed of part 2: your dense kernel and your sparse kernel on B with no zero K-blocks, half of them "
+            "and three in four, timed interleaved in the same run.");
+    } else if (r->speedup_points > 0) {
         char lab[32];
         put(b, " Speed over %s's kernel: your GFLOP/s over those of %s's tiled kernel, the two timed "
             "interleaved in the same run.", lab_name(r->baseline, lab), lab);

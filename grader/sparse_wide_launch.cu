@@ -18,23 +18,22 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_wide(const float *A, co
     __shared__ float As[BK][BM];
     __shared__ float Bts[BN][BK + 1];
     __shared__ unsigned char Ps[BN][KBS];
-    const int ld = TL_SPARSE_LD(K), kblocks = ld / TL_SPARSE_KB;
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    const int rows = warp * ROWS, cols = lane * COLS;   /* lanes side by side across the columns */
+    const int row_len = TL_SPARSE_LD(K), blocks_per_row = row_len / TL_SPARSE_KB;
+    const int first_row = blockIdx.y * BM + threadIdx.x / 32 * ROWS, first_col = blockIdx.x * BN;
+    const int rows = threadIdx.x / 32 * ROWS, cols = threadIdx.x % 32 * COLS;   /* lanes side by side across the columns */
     float acc[ROWS][COLS] = {};
-    for (int k0 = 0; k0 < ld; k0 += BK) {
+    for (int slice = 0; slice < row_len; slice += BK) {
         for (int i = threadIdx.x; i < BM * BK; i += THREADS) {
-            const int m = row0 + i / BK, k = k0 + i % BK;
+            const int m = blockIdx.y * BM + i / BK, k = slice + i % BK;
             As[i % BK][i / BK] = m < M && k < K ? A[(size_t)m * K + k] : 0.0f;
         }
         for (int i = threadIdx.x; i < BN * BK; i += THREADS) {
-            const int n = col0 + i / BK, k = k0 + i % BK;
-            Bts[i / BK][i % BK] = n < N && k < ld ? Bt[(size_t)n * ld + k] : 0.0f;
+            const int n = first_col + i / BK, k = slice + i % BK;
+            Bts[i / BK][i % BK] = n < N && k < row_len ? Bt[(size_t)n * row_len + k] : 0.0f;
         }
         for (int i = threadIdx.x; i < BN * KBS; i += THREADS) {
-            const int n = col0 + i / KBS, kb = k0 / TL_SPARSE_KB + i % KBS;
-            Ps[i / KBS][i % KBS] = n < N && kb < kblocks ? pattern[(size_t)n * kblocks + kb] : 0;
+            const int n = first_col + i / KBS, block = slice / TL_SPARSE_KB + i % KBS;
+            Ps[i / KBS][i % KBS] = n < N && block < blocks_per_row ? pattern[(size_t)n * blocks_per_row + block] : 0;
         }
         __syncthreads();
         for (int kb = 0; kb < KBS; kb++)
@@ -54,7 +53,7 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_wide(const float *A, co
     }
     for (int r = 0; r < ROWS; r++)
         for (int j = 0; j < COLS; j++) {
-            const int m = row0 + rows + r, n = col0 + cols + j;
+            const int m = first_row + r, n = first_col + cols + j;
             if (m < M && n < N)
                 C[(size_t)m * N + n] = acc[r][j];
         }

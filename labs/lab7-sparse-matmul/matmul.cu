@@ -6,7 +6,7 @@
  * 64 elements of C in registers (part 1), and then the same product skips
  * the zeros of a sparse B, a whole warp at a time (part 2). Part 3, the
  * contrast with a kernel whose warps diverge, is measured, not written: see
- * the handout, *Part 3*.
+ * the handout, *Part 3: the contrast, counted*.
  *
  * You write, marked TODO(lab7):
  *   1. load_a_tile: A's BM x BK tile into shared memory transposed,
@@ -50,7 +50,7 @@
  * ./grade checks this before anything runs: no other #include, no code that
  * runs outside the launch functions, no host printf (printf in a kernel is
  * fine), and any global variable `static`. Declare every helper you add
- * `__device__ __forceinline__` (handout: Part 1, Registers, not arrays).
+ * `__device__ __forceinline__` (handout: Registers, not arrays).
  */
 #include "tilelab.h"
 
@@ -72,8 +72,9 @@ static_assert(BK % TL_SPARSE_KB == 0, "whole K-blocks per slice of K");
  * 0.0f where the element lies outside A (m >= M or k >= K). Suggested:
  * 4 threads per row of the tile, each one float4 of 4 values of k (one
  * 64-byte run of A per row), in BM / (THREADS / 4) = 2 passes; scalar loads
- * with a test per value when vec is false. Handout: A transposed, and
- * Banks and coalescing (the 4-way conflict of the transposed store).
+ * with a test per value when vec is false. Handout: A transposed in
+ * shared memory, and Banks and coalescing, part 1 (the 4-way conflict of
+ * the transposed store).
  */
 __device__ __forceinline__ void load_a_tile(float (*As)[BM], const float *A, int M, int K, int row0, int k0,
                                             bool vec)
@@ -85,7 +86,7 @@ __device__ __forceinline__ void load_a_tile(float (*As)[BM], const float *A, int
 __global__ void __launch_bounds__(THREADS) matmul_warptile(const float *A, const float *B, float *C, int M, int N,
                                                            int K, bool vec)
 {
-    /* TODO(lab7): step 2, the dense warp-tiled kernel (handout: Part 1).
+    /* TODO(lab7): step 2, the dense warp-tiled kernel (handout: Three tiles: block, warp, thread).
      *   __shared__ __align__(16) float As[BK][BM], Bs[BK][BN];   16 KB
      *   warp = threadIdx.x / 32, lane = threadIdx.x % 32;
      *   this thread's rows within the block's tile:
@@ -122,7 +123,7 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_tall(const float *A, co
                                                               const unsigned char *pattern, float *C, int M,
                                                               int N, int K, bool vec)
 {
-    /* TODO(lab7): step 3, the tall warp tile (handout: Part 2).
+    /* TODO(lab7): step 3, the tall warp tile (handout: The tall kernel, step by step).
      *   ld = TL_SPARSE_LD(K), kblocks = ld / TL_SPARSE_KB;
      *   shared: As[BK][BM] (load_a_tile), Bts[BN][BK] (Bt's tile as it lies:
      *   one column of C per row, float4 loads always allowed, zeros for
