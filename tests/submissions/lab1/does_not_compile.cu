@@ -1,4 +1,5 @@
 /* Lab 1: a syntax error (missing semicolon on line 8): could not grade, and the compiler line names this file.
+ * expect-cpu: exit 2, score 0, "does_not_compile.cu(8): error"
  * expect: exit 2, score 0, "does_not_compile.cu(8): error" */
 #include "tilelab.h"
 
