@@ -2,7 +2,6 @@
  * expect-cpu: exit 2, score 0, "does_not_compile.cu(8): error"
  * expect: exit 2, score 0, "does_not_compile.cu(8): error" */
 #include "tilelab.h"
-
 __global__ void transpose_naive(const float *in, float *out, int rows, int cols)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x
