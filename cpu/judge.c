@@ -212,7 +212,7 @@ static void symbolize(const char *report)
             continue;
         if (!strcmp(kindw, "race") || !strcmp(kindw, "barrier")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
-        } else if (!strcmp(kindw, "oob")) {
+        } else if (!strcmp(kindw, "oob") || !strcmp(kindw, "misaligned")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
@@ -391,6 +391,12 @@ static int read_report(const char *report, int keep_counters)
             const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
             seen++, add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
                         f[4], f[1], f[2], a->where, f[5], nf > 6 ? f[6] : "");
+        } else if (!strcmp(f[0], "misaligned") && nf >= 7) {
+            /* The words of the GPU's error and of the kit's hint for it (common/check.cu). */
+            const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
+            seen++, add_finding("bounds", a->line, 0, "misaligned: %s-byte %s %s at %s, %s (%s); the launch stops there, "
+                        "as cudaErrorMisalignedAddress: a vector load or store used an address that is not aligned to its size",
+                        f[4], f[1], f[2], a->where, f[5], nf > 6 ? f[6] : "");
         } else if (!strcmp(f[0], "fault") && nf >= 5) {
             const site *a = site_of((unsigned)strtoul(f[2], NULL, 16));
             if (!strcmp(f[4], "stack"))
@@ -485,6 +491,7 @@ static const char *status_name(int s)
     case 1: return "cudaErrorInvalidValue";
     case 9: return "cudaErrorInvalidConfiguration";
     case 700: return "cudaErrorIllegalAddress";
+    case 716: return "cudaErrorMisalignedAddress";
     default: return "a CUDA error";
     }
 }

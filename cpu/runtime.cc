@@ -24,7 +24,10 @@
  *            barrier that threads exited without reaching is reported;
  *   bounds   a global access outside every cudaMalloc'd allocation, or a
  *            shared one outside every __shared__ array, stops the launch
- *            with cudaErrorIllegalAddress before it happens.
+ *            with cudaErrorIllegalAddress before it happens;
+ *   alignment an access of a type's own size (a float4's 16 bytes, a float2's 8)
+ *            at an address that is not a multiple of it stops the launch with
+ *            cudaErrorMisalignedAddress, as on a GPU.
  *
  * Counters (when the request asks: the CPU check's counters case). Each thread's accesses are
  * recorded between barriers; the lanes of a warp are grouped by the
@@ -162,11 +165,14 @@ std::string g_fatal;   /* the first out-of-bounds access, or host code touching 
 std::map<uint32_t, int> g_host_access;
 std::vector<std::string> g_launches;
 
-void fatal_finding(const std::string &line)
+/* 1 when `line` is the run's first fatal finding, the one its launch reports. */
+bool fatal_finding(const std::string &line)
 {
     std::lock_guard<std::mutex> lock(g_mu);
-    if (g_fatal.empty())
-        g_fatal = line;
+    if (!g_fatal.empty())
+        return false;
+    g_fatal = line;
+    return true;
 }
 
 /* ---- fibers and blocks --------------------------------------------------- */
@@ -225,6 +231,7 @@ struct Job {
     uint64_t nblocks;
     std::atomic<uint64_t> next;
     std::atomic<bool> abort;
+    std::atomic<int> error;   /* why it stopped: cudaErrorIllegalAddress, or cudaErrorMisalignedAddress */
 };
 Job g_job;
 
@@ -693,12 +700,33 @@ void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
         f->recs.push_back(Rec{a, pc, (uint8_t)size, (uint8_t)((write ? REC_WRITE : 0) | ((f->tid % 32) << 3))});
 }
 
-inline void on_access(void *addr, unsigned size, bool write, void *ret)
+/* An access the compiler issued as its type's own (float4: 16 bytes, float2
+ * or double: 8), at an address that is not a multiple of its size: the GPU
+ * stops the kernel with cudaErrorMisalignedAddress, so CPU mode does too,
+ * before it happens. Only the typed hooks ask (__tsan_read16, not
+ * __tsan_unaligned_read16): the compiler calls the unaligned ones where the
+ * type promises no alignment (a struct of floats copied whole), which a
+ * GPU would load piece by piece. */
+[[noreturn]] void misaligned_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc, bool shared)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "misaligned\t%s\t%s\t%x\t%u\t%u bytes past a %u-byte boundary\tblock %s thread %s",
+             shared ? "shared" : "global", write ? "write" : "read", pc, size, (unsigned)(a % size), size,
+             block_text(w->block_id).c_str(), thread_text(w->cur->tid).c_str());
+    if (fatal_finding(buf))
+        g_job.error = cudaErrorMisalignedAddress;
+    abort_fiber(w);
+}
+
+inline void on_access(void *addr, unsigned size, bool write, void *ret, bool typed = false)
 {
     uintptr_t a = (uintptr_t)addr;
     Worker *w = W;
     if (w && w->cur) {
-        if (a - w->sh_lo < w->sh_span)
+        bool shared = a - w->sh_lo < w->sh_span;
+        if (typed && size > 1 && a % size && (shared || a - (uintptr_t)g_arena < ARENA_BYTES))
+            misaligned_access(w, a, size, write, pc_of(ret), shared);
+        if (shared)
             shared_access(w, a, size, write, pc_of(ret));
         else if (a - (uintptr_t)g_arena < ARENA_BYTES)
             global_access(w, a, size, write, pc_of(ret));
@@ -712,8 +740,8 @@ inline void on_access(void *addr, unsigned size, bool write, void *ret)
 
 /* ---- the hooks the compiler calls (-fsanitize=thread) --------------------- */
 #define TLC_HOOK(n)                                                                                     \
-    extern "C" void __tsan_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); }          \
-    extern "C" void __tsan_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0)); }          \
+    extern "C" void __tsan_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0), true); }     \
+    extern "C" void __tsan_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0), true); }     \
     extern "C" void __tsan_unaligned_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); } \
     extern "C" void __tsan_unaligned_write##n(void *a) { on_access(a, n, true, __builtin_return_address(0)); } \
     extern "C" void __tsan_volatile_read##n(void *a) { on_access(a, n, false, __builtin_return_address(0)); }  \
@@ -769,6 +797,7 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     g_job.nblocks = nblocks;
     g_job.next = 0;
     g_job.abort = false;
+    g_job.error = cudaErrorIllegalAddress;
     {
         std::unique_lock<std::mutex> lock(pool_mu);
         pool_busy = pool_size;
@@ -777,7 +806,7 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
         pool_done.wait(lock, [] { return pool_busy == 0; });
     }
     if (g_job.abort)
-        g_last_error = g_sticky = cudaErrorIllegalAddress;
+        g_last_error = g_sticky = (cudaError_t)g_job.error.load();
 }
 
 /* The block's copy of the array declared at `key`: laid out by the first
@@ -958,6 +987,7 @@ extern "C" const char *cudaGetErrorName(cudaError_t err)
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     default: return "cudaErrorUnknown";
     }
@@ -968,6 +998,7 @@ extern "C" const char *cudaGetErrorString(cudaError_t err)
     case cudaSuccess: return "no error";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorMemoryAllocation: return "out of memory";
     default: return "invalid argument";
     }

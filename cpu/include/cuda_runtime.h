@@ -70,6 +70,7 @@ typedef enum cudaError {
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotSupported = 801,
     cudaErrorIllegalAddress = 700,
+    cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999
 } cudaError_t;

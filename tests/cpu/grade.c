@@ -1,40 +1,48 @@
 /*
- * ./grade --cpu (issue 16): the grade without a GPU. Every reference
- * solution gets full correctness marks (its score is the maximum, with the
- * performance points left out of it and said so), every skeleton scores 0,
- * and bad submissions get their diagnosis from CPU mode's checks (a race as
+ * ./grade --cpu (issue 16): the grade without a GPU, on every row of the
+ * table the GPU suite grades (tests/gpu/fixtures.c): each lab's solution
+ * (by default: full marks of what CPU mode grades, its performance points
+ * left out and said so) and skeleton (by default: zero), and every fixture
+ * in tests/submissions/, checked against its `expect-cpu:` header: the exit
+ * status, score and diagnoses CPU mode's checks give it (a race as
  * racecheck's, an illegal address as memcheck's, bank conflicts from the
- * computed counters). Each test reads the grade's results.json; no GPU is
- * needed, and none is used even where there is one (--cpu).
+ * computed counters). A fixture that needs a real GPU says why in its
+ * `expect-cpu-skip:` line and is reported skipped. No fixture has a test of
+ * its own here: adding one needs no C. Each test reads the grade's
+ * results.json; no GPU is needed, and none is used even where there is one
+ * (--cpu). TILELAB_FIXTURE picks rows as in the GPU suite.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../gpu/fixtures.h"
 #include "json.h"
 
 #define WORK "build/tests/cpu-grade"
 #define SEED "20261121"   /* the GPU suite's */
 
-/* ./grade LAB --cpu on SRC (a kit path) into WORK/NAME; its exit status and results.json. */
+/* ./grade LAB --cpu on SRC (a kit path) into WORK/NAME, with more options
+ * (plain words); its exit status and results.json. */
 typedef struct {
     int status;
     tl_json *results;
     char log[256];
 } grade_run;
 
-static grade_run grade_cpu(const char *lab, const char *src, const char *name)
+static grade_run grade_cpu(const char *lab, const char *src, const char *name, const char *args)
 {
     grade_run g;
     char cmd[2048], err[256], json[256];
     snprintf(g.log, sizeof g.log, WORK "/%s.log", name);
     snprintf(json, sizeof json, WORK "/%s/results.json", name);
     snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && rm -rf " WORK "/%s && TILELAB_HISTORY=" WORK "/history.csv "
-             "NO_COLOR=1 ./grade %s --cpu --file %s --seed " SEED " --out " WORK "/%s > %s 2>&1",
-             name, lab, src, name, g.log);
+             "NO_COLOR=1 ./grade %s --cpu --file %s --seed " SEED " --out " WORK "/%s %s > %s 2>&1",
+             name, lab, src, name, args, g.log);
     unsetenv("MAKEFLAGS");   /* a fresh top-level make inside, as a student's */
     unsetenv("MAKELEVEL");
     int status = system(cmd);
@@ -44,121 +52,161 @@ static grade_run grade_cpu(const char *lab, const char *src, const char *name)
     return g;
 }
 
-/* NAME.patch applied to the lab's solution, as the GPU suite applies it. */
-static const char *patched(const char *lab, const char *name)
+/* TILELAB_FIXTURE: row names, or starts of them, separated by commas. */
+static int named_by(const char *list, const char *name)
 {
-    static char path[256];
-    char cmd[1024];
-    snprintf(path, sizeof path, WORK "/fixtures/%s-%s.cu", lab, name);
-    snprintf(cmd, sizeof cmd, "mkdir -p " WORK "/fixtures && patch -s -o %s $(ls solutions/%s-*/*.cu) "
-             "< tests/submissions/%s/%s.patch", path, lab, lab, name);
-    cr_assert_eq(system(cmd), 0, "tests/submissions/%s/%s.patch does not apply", lab, name);
-    return path;
-}
-
-/* The graded item whose name starts with `prefix`. */
-static const tl_json *item(const grade_run *g, const char *prefix)
-{
-    for (const tl_json *t = tl_json_get(g->results, "tests")->child; t; t = t->next)
-        if (!strncmp(tl_json_string(t, "name", ""), prefix, strlen(prefix)))
-            return t;
-    cr_assert_fail("no item '%s' in the results (%s)", prefix, g->log);
-    return NULL;
-}
-
-/* Some item's output holds `text`. */
-static int says(const grade_run *g, const char *text)
-{
-    for (const tl_json *t = tl_json_get(g->results, "tests")->child; t; t = t->next)
-        if (strstr(tl_json_string(t, "output", ""), text))
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len > 0 && strncmp(name, p, len) == 0)
             return 1;
+        p += len + (p[len] == ',');
+    }
     return 0;
 }
 
-static void full_marks(const char *lab, const char *src)
+/* Every output of a results.json joined, for diagnosis checks. */
+static void all_outputs(const tl_json *r, char *buf, size_t len)
 {
-    grade_run g = grade_cpu(lab, src, lab);
-    double score = tl_json_number(g.results, "score", -1), max = tl_json_number(g.results, "max_score", -1);
-    for (const tl_json *t = tl_json_get(g.results, "tests")->child; t; t = t->next)   /* what was lost, in the log */
-        cr_expect(tl_json_number(t, "score", 0) == tl_json_number(t, "max_score", 0), "%s: %s: %g/%g: %s", src,
-                  tl_json_string(t, "name", "?"), tl_json_number(t, "score", 0), tl_json_number(t, "max_score", 0),
-                  tl_json_string(t, "output", ""));
-    cr_expect_eq(g.status, 0, "%s: ./grade --cpu exited %d (score %g/%g); see %s", src, g.status, score, max, g.log);
-    cr_expect(max > 0 && score == max, "%s: %g/%g; see %s", src, score, max, g.log);
-    cr_expect_str_eq(tl_json_string(tl_json_get(g.results, "extra_data"), "mode", ""), "cpu");
-    cr_expect(strstr(tl_json_string(g.results, "output", ""), "CPU mode (no GPU): Nothing was timed"),
-              "%s: results.json's output does not say it ran in CPU mode", src);
-    /* Performance: not measured, out of the maximum, and said so. */
-    for (const tl_json *t = tl_json_get(g.results, "tests")->child; t; t = t->next) {
+    snprintf(buf, len, "%s\n", tl_json_string(r, "output", ""));
+    for (const tl_json *t = tl_json_get(r, "tests") ? tl_json_get(r, "tests")->child : NULL; t; t = t->next) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s: %s (%g/%g)\n", tl_json_string(t, "name", ""), tl_json_string(t, "output", ""),
+                 tl_json_number(t, "score", 0), tl_json_number(t, "max_score", 0));
+    }
+}
+
+/* A patch fixture, applied to the lab's solution as the GPU suite applies
+ * it, into this suite's own folder (the two suites may run at once). */
+static void apply_patch(const fixture *f, char *graded, size_t len)
+{
+    char cmd[2048];
+    snprintf(graded, len, WORK "/patched/%s.cu", f->run);
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK "/patched && rm -f %s && patch -s -o %s %s < %s > %s.log 2>&1", graded,
+             graded, f->solution, f->path, graded);
+    cr_assert_eq(system(cmd), 0, "%s: %s does not apply to %s; see %s.log", f->name, f->path, f->solution, graded);
+}
+
+/* Full marks in CPU mode: the maximum of what it grades, with the timed
+ * points out of it, not measured, and said so. */
+static void expect_cpu_mode_said(const fixture *f, const grade_run *g)
+{
+    cr_expect_str_eq(tl_json_string(tl_json_get(g->results, "extra_data"), "mode", ""), "cpu", "%s: results.json's "
+                     "extra_data.mode; see %s", f->name, g->log);
+    cr_expect(strstr(tl_json_string(g->results, "output", ""), "CPU mode (no GPU): Nothing was timed"),
+              "%s: results.json's output does not say it ran in CPU mode; see %s", f->name, g->log);
+    for (const tl_json *t = tl_json_get(g->results, "tests")->child; t; t = t->next) {
         const char *name = tl_json_string(t, "name", "");
         if (strncmp(name, "performance", 11) && strncmp(name, "speed", 5))
             continue;
         cr_expect(tl_json_number(t, "max_score", -1) == 0 && strstr(tl_json_string(t, "output", ""), "not measured: no GPU"),
-                  "%s: '%s' is not left out as not measured", src, name);
+                  "%s: '%s' is not left out as not measured; see %s", f->name, name, g->log);
     }
-    tl_json_free(g.results);
 }
 
-static void scores_zero(const char *lab, const char *src)
+/* One ./grade --cpu of the row into WORK/<run>/, checked against its expect-cpu. */
+static double grade(const fixture *f, const char *graded, const char *run)
 {
-    grade_run g = grade_cpu(lab, src, lab);
-    cr_expect_eq(g.status, 1, "%s: ./grade --cpu exited %d; see %s", src, g.status, g.log);
-    cr_expect(tl_json_number(g.results, "score", -1) == 0 && tl_json_number(g.results, "max_score", 0) > 0,
-              "%s: %g/%g from an untouched skeleton; see %s", src, tl_json_number(g.results, "score", -1),
-              tl_json_number(g.results, "max_score", 0), g.log);
+    const fx_outcome *want = &f->cpu;
+    grade_run g = grade_cpu(f->lab, graded, run, f->args);
+    double score = tl_json_number(g.results, "score", -1), max = tl_json_number(g.results, "max_score", -1);
+    static char outputs[65536];
+    all_outputs(g.results, outputs, sizeof outputs);
+
+    /* ./grade exits 0 only when no point is lost: all of what CPU mode checked. */
+    int status = want->exit_status == FX_EXIT_BY_SCORE ? (score >= max ? 0 : 1) : want->exit_status;
+    cr_expect_eq(g.status, status, "%s: exit status %d, expected %d; see %s\n%s", f->name, g.status, status, g.log,
+                 outputs);
+    if (want->full) {
+        cr_expect(max > 0 && score == max, "%s: score %g of %g, expected all of it; see %s\n%s", f->name, score, max,
+                  g.log, outputs);
+        expect_cpu_mode_said(f, &g);
+    } else
+        cr_expect(score >= want->min_score && score <= want->max_score, "%s: score %.2f (of %g), expected %g..%g; see "
+                  "%s\n%s", f->name, score, max, want->min_score, want->max_score, g.log, outputs);
+    for (int i = 0; i < want->diagnoses; i++)
+        cr_expect(strstr(outputs, want->diagnosis[i]), "%s: the report lacks \"%s\"; see %s\n%s", f->name,
+                  want->diagnosis[i], g.log, outputs);
+    printf("%-40s exit %d  score %6.2f of %g\n", f->name, g.status, score, max);
     tl_json_free(g.results);
+    return score;
 }
 
-Test(cpu_grade_solutions, lab1, .timeout = 300) { full_marks("lab1", "solutions/lab1-naive-transpose/transpose.cu"); }
-Test(cpu_grade_solutions, lab2, .timeout = 300) { full_marks("lab2", "solutions/lab2-shared-tile/transpose.cu"); }
-Test(cpu_grade_solutions, lab3, .timeout = 300) { full_marks("lab3", "solutions/lab3-padding/transpose.cu"); }
-Test(cpu_grade_solutions, lab4, .timeout = 300) { full_marks("lab4", "solutions/lab4-tiled-matmul/matmul.cu"); }
-Test(cpu_grade_solutions, lab5, .timeout = 300) { full_marks("lab5", "solutions/lab5-supersteps/supersteps.cu"); }
-Test(cpu_grade_solutions, lab6, .timeout = 300) { full_marks("lab6", "solutions/lab6-register-transpose/transpose.cu"); }
-
-Test(cpu_grade_skeletons, lab1, .timeout = 300) { scores_zero("lab1", "labs/lab1-naive-transpose/transpose.cu"); }
-Test(cpu_grade_skeletons, lab2, .timeout = 300) { scores_zero("lab2", "labs/lab2-shared-tile/transpose.cu"); }
-Test(cpu_grade_skeletons, lab3, .timeout = 300) { scores_zero("lab3", "labs/lab3-padding/transpose.cu"); }
-Test(cpu_grade_skeletons, lab4, .timeout = 300) { scores_zero("lab4", "labs/lab4-tiled-matmul/matmul.cu"); }
-Test(cpu_grade_skeletons, lab5, .timeout = 300) { scores_zero("lab5", "labs/lab5-supersteps/supersteps.cu"); }
-Test(cpu_grade_skeletons, lab6, .timeout = 300) { scores_zero("lab6", "labs/lab6-register-transpose/transpose.cu"); }
-
-Test(cpu_grade_fixtures, a_missing_barrier_is_racechecks_finding, .timeout = 300)
+/* The row named `name`, graded in CPU mode: malformed rows fail here too. */
+static void check(const char *name)
 {
-    grade_run g = grade_cpu("lab2", patched("lab2", "missing_barrier"), "lab2-missing_barrier");
-    cr_expect_eq(g.status, 1);
-    cr_expect(tl_json_number(item(&g, "racecheck"), "score", -1) == 0, "racecheck kept its points; see %s", g.log);
-    cr_expect(says(&g, "Race reported (CPU mode, no GPU): race on shared memory"), "no race named; see %s", g.log);
-    cr_expect(strstr(tl_json_string(tl_json_get(g.results, "extra_data"), "flags", ""), "race"), "not flagged as a race; see %s", g.log);
-    tl_json_free(g.results);
+    fixture *table;
+    char err[256], graded[FX_TEXT + 64];
+    int n = fixtures_load(&table, err, sizeof err);
+    cr_assert(n >= 0, "%s", err);
+    const fixture *f = NULL;
+    for (int i = 0; i < n && !f; i++)
+        if (strcmp(table[i].name, name) == 0)
+            f = &table[i];
+    cr_assert(f, "%s: no longer in the table", name);
+    cr_assert(!f->error[0], "%s: %s", f->name, f->error);
+    const char *only = getenv("TILELAB_FIXTURE");
+    if (only && *only && !named_by(only, f->name))
+        cr_skip_test("%s: not named by TILELAB_FIXTURE=%s", f->name, only);
+    if (f->cpu_skip[0])
+        cr_skip_test("%s: not graded in CPU mode: %s", f->name, f->cpu_skip);
+
+    if (f->is_patch)
+        apply_patch(f, graded, sizeof graded);
+    else
+        snprintf(graded, sizeof graded, "%s", f->graded);
+    if (f->env[0]) {
+        char env[FX_TEXT];
+        snprintf(env, sizeof env, "%s", f->env);
+        char *eq = strchr(env, '=');
+        *eq = '\0';
+        setenv(env, eq + 1, 1);
+    }
+    double first = 0;
+    for (int i = 1; i <= f->repeat; i++) {
+        char run[160];
+        snprintf(run, sizeof run, f->repeat > 1 ? "%s-%d" : "%s", f->run, i);
+        double score = grade(f, graded, run);
+        if (i == 1)
+            first = score;
+        else
+            cr_expect_eq(score, first, "%s: the same submission graded %d times: %.2f, then %.2f", f->name, i, first,
+                         score);
+    }
+    free(table);
 }
 
-Test(cpu_grade_fixtures, a_wild_store_is_an_illegal_address, .timeout = 300)
+/* A row is a parameter by name, as in the GPU suite: each test re-reads the
+ * table in its own process, so only the name crosses (cr_malloc'd). */
+typedef struct {
+    char name[128];
+} row_name;
+
+static void free_rows(struct criterion_test_params *crp)
 {
-    grade_run g = grade_cpu("lab1", patched("lab1", "illegal_address"), "lab1-illegal_address");
-    cr_expect_eq(g.status, 1);
-    cr_expect(tl_json_number(g.results, "score", -1) == 0, "%g points; see %s", tl_json_number(g.results, "score", -1), g.log);
-    cr_expect(says(&g, "cudaErrorIllegalAddress"), "no illegal address named; see %s", g.log);
-    cr_expect(strstr(tl_json_string(tl_json_get(g.results, "extra_data"), "flags", ""), "out-of-bounds"), "not flagged out of bounds; see %s", g.log);
-    tl_json_free(g.results);
+    cr_free(crp->params);
 }
 
-Test(cpu_grade_fixtures, no_padding_loses_the_bank_conflict_points_alone, .timeout = 300)
+ParameterizedTestParameters(cpu_grade, row)
 {
-    grade_run g = grade_cpu("lab3", patched("lab3", "no_padding"), "lab3-no_padding");
-    const tl_json *conflicts = item(&g, "bank conflicts");
-    cr_expect_eq(g.status, 1);
-    cr_expect(tl_json_number(conflicts, "score", -1) == 0 && tl_json_number(conflicts, "max_score", 0) > 0,
-              "the bank-conflict points were not lost; see %s", g.log);
-    cr_expect(tl_json_number(g.results, "score", -1) == tl_json_number(g.results, "max_score", 0) -
-              tl_json_number(conflicts, "max_score", 0), "other points lost too; see %s", g.log);
-    cr_expect(says(&g, "pad it to [32][33]"), "no hint to pad the tile; see %s", g.log);
-    tl_json_free(g.results);
+    fixture *table;
+    char err[256];
+    int n = fixtures_load(&table, err, sizeof err), count = 0;
+    row_name *rows = cr_malloc(sizeof *rows * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        snprintf(rows[count++].name, sizeof rows->name, "%s", table[i].name);
+    if (n < 0)   /* no table (run from elsewhere): one row, which fails saying why */
+        snprintf(rows[count++].name, sizeof rows->name, "(no table)");
+    free(table);
+    return cr_make_param_array(row_name, rows, count, free_rows);
 }
 
+/* 300 s a row: the slowest (a hang CPU mode must stop) take about a minute on 2 cores. */
+ParameterizedTest(row_name *row, cpu_grade, row, .timeout = 300) { check(row->name); }
+
+/* Not rows of the table: a file CPU mode refuses, and ./grade choosing CPU mode by itself. */
 Test(cpu_grade_fixtures, what_cpu_mode_cannot_run_is_not_graded, .timeout = 300)
 {
-    grade_run g = grade_cpu("lab1", "tests/cpu/fixtures/uses_atomic.cu", "lab1-uses_atomic");
+    grade_run g = grade_cpu("lab1", "tests/cpu/fixtures/uses_atomic.cu", "lab1-uses_atomic", "");
     cr_expect_eq(g.status, 2, "exit %d; see %s", g.status, g.log);
     cr_expect(strstr(tl_json_string(g.results, "output", ""), "CPU mode does not run (atomicAdd at "
                      "tests/cpu/fixtures/uses_atomic.cu:11); grade it on a GPU"),

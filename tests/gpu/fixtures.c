@@ -1,8 +1,10 @@
 /*
- * The GPU suite's table (fixtures.h): the labs from grader/rubrics/, each
- * one's solution and skeleton, and the fixtures under tests/submissions/
- * with the expectations their `expect:` headers state. No GPU, no Criterion:
- * the GPU suite grades the rows, tests/tools/fixtures.c checks them.
+ * The table of graded submissions (fixtures.h): the labs from
+ * grader/rubrics/, each one's solution and skeleton, and the fixtures under
+ * tests/submissions/ with the expectations their `expect:` and `expect-cpu:`
+ * headers state. No GPU, no Criterion: the GPU suite (tests/gpu/grading.c)
+ * and CPU mode's (tests/cpu/grade.c) grade the rows, tests/tools/fixtures.c
+ * checks them.
  */
 #include "fixtures.h"
 
@@ -45,46 +47,56 @@ static void one_file(const char *pattern, char *out, size_t len)
     }
 }
 
-/* `exit 1, score 4..40, "a diagnosis", "another"` */
-static void parse_expect(const char *text, fixture *f)
+/* `exit 1, score 4..40, "a diagnosis", "another"`: the value of `key`
+ * (expect, or expect-cpu in the same words) into o. expect-cpu may also say
+ * `score max`: the maximum of what CPU mode grades (it leaves the timed
+ * points out, so the maximum is the lab's, not 100). */
+static void parse_expect(const char *key, const char *text, fixture *f, fx_outcome *o)
 {
     const char *p = text;
     char word[16];
-    int used = 0;
+    int used = 0, cpu = strcmp(key, "expect-cpu") == 0;
     if (sscanf(p, " exit %15[a-z0-9-]%n", word, &used) != 1) {
-        fail(f, "expect: starts with the exit status (exit 0, exit 1, exit 2 or exit by-score), not \"%s\"", text);
+        fail(f, "%s: starts with the exit status (exit 0, exit 1, exit 2 or exit by-score), not \"%s\"", key, text);
         return;
     }
     if (strcmp(word, "by-score") == 0)
-        f->exit_status = FX_EXIT_BY_SCORE;
+        o->exit_status = FX_EXIT_BY_SCORE;
     else if (strspn(word, "0123456789") == strlen(word) && atoi(word) <= 255)
-        f->exit_status = atoi(word);
+        o->exit_status = atoi(word);
     else {
-        fail(f, "expect: exit %s: an exit status is 0..255 or by-score", word);
+        fail(f, "%s: exit %s: an exit status is 0..255 or by-score", key, word);
         return;
     }
     p += used;
     char range[64], low[64], *high;
-    if (sscanf(p, " , score %63[0-9.]%n", range, &used) != 1) {
-        fail(f, "expect: the exit status is followed by \", score A..B\" (or \", score N\"), not \"%s\"", p);
+    used = 0;
+    if (cpu && sscanf(p, " , score max%n", &used) == 0 && used > 0 && !isalnum((unsigned char)p[used])) {
+        o->full = 1;
+        o->min_score = 0, o->max_score = 100;   /* the grade's own maximum is checked instead */
+        p += used;
+    } else if (sscanf(p, " , score %63[0-9.]%n", range, &used) != 1) {
+        fail(f, "%s: the exit status is followed by \", score A..B\" (or \", score N\"%s), not \"%s\"", key,
+             cpu ? ", or \", score max\"" : "", p);
         return;
+    } else {
+        p += used;
+        snprintf(low, sizeof low, "%s", range);
+        high = strstr(low, "..");
+        if (high) {
+            *high = '\0';
+            high += 2;
+        }
+        char *end_low, *end_high;
+        o->min_score = strtod(low, &end_low);
+        o->max_score = high ? strtod(high, &end_high) : o->min_score;
+        if (end_low == low || *end_low || (high && (end_high == high || *end_high))) {
+            fail(f, "%s: score %s: a number, or a range A..B", key, range);
+            return;
+        }
+        if (o->min_score < 0 || o->max_score > 100 || o->min_score > o->max_score)
+            fail(f, "%s: score %g..%g is not a range within 0..100", key, o->min_score, o->max_score);
     }
-    p += used;
-    snprintf(low, sizeof low, "%s", range);
-    high = strstr(low, "..");
-    if (high) {
-        *high = '\0';
-        high += 2;
-    }
-    char *end_low, *end_high;
-    f->min_score = strtod(low, &end_low);
-    f->max_score = high ? strtod(high, &end_high) : f->min_score;
-    if (end_low == low || *end_low || (high && (end_high == high || *end_high))) {
-        fail(f, "expect: score %s: a number, or a range A..B", range);
-        return;
-    }
-    if (f->min_score < 0 || f->max_score > 100 || f->min_score > f->max_score)
-        fail(f, "expect: score %g..%g is not a range within 0..100", f->min_score, f->max_score);
     for (;;) {
         while (isspace((unsigned char)*p))
             p++;
@@ -99,22 +111,22 @@ static void parse_expect(const char *text, fixture *f)
             close = open ? strchr(open, '"') : NULL;
         }
         if (!close) {
-            fail(f, "expect: after the score come diagnoses, each as , \"in double quotes\": not \"%s\"", p);
+            fail(f, "%s: after the score come diagnoses, each as , \"in double quotes\": not \"%s\"", key, p);
             return;
         }
         if (close == open) {
-            fail(f, "expect: an empty diagnosis would match any report");
+            fail(f, "%s: an empty diagnosis would match any report", key);
             return;
         }
         if (close - open >= FX_TEXT) {
-            fail(f, "expect: a diagnosis of at most %d characters", FX_TEXT - 1);
+            fail(f, "%s: a diagnosis of at most %d characters", key, FX_TEXT - 1);
             return;
         }
-        if (f->diagnoses == FX_MAX_DIAGNOSES) {
-            fail(f, "expect: at most %d diagnoses", FX_MAX_DIAGNOSES);
+        if (o->diagnoses == FX_MAX_DIAGNOSES) {
+            fail(f, "%s: at most %d diagnoses", key, FX_MAX_DIAGNOSES);
             return;
         }
-        snprintf(f->diagnosis[f->diagnoses++], FX_TEXT, "%.*s", (int)(close - open), open);
+        snprintf(o->diagnosis[o->diagnoses++], FX_TEXT, "%.*s", (int)(close - open), open);
         p = close + 1;
     }
 }
@@ -150,14 +162,18 @@ static void header_line(char *line, fixture *f, int *expects)
 
     int again = (strcmp(key, "expect-args") == 0 && f->args[0]) || (strcmp(key, "expect-env") == 0 && f->env[0]) ||
                 (strcmp(key, "expect-timeout") == 0 && f->timeout_s) || (strcmp(key, "expect-repeat") == 0 && f->repeat > 1) ||
-                (strcmp(key, "expect-skip") == 0 && f->skip[0]);
+                (strcmp(key, "expect-skip") == 0 && f->skip[0]) || (strcmp(key, "expect-cpu") == 0 && f->has_cpu) ||
+                (strcmp(key, "expect-cpu-skip") == 0 && f->cpu_skip[0]);
     if (again)
         fail(f, "two %s: lines (one each)", key);
     if (strcmp(key, "expect") == 0) {
         if ((*expects)++)
             fail(f, "two expect: lines");
         else
-            parse_expect(value, f);
+            parse_expect("expect", value, f, &f->expect);
+    } else if (strcmp(key, "expect-cpu") == 0) {
+        f->has_cpu = 1;
+        parse_expect("expect-cpu", value, f, &f->cpu);
     } else if (strcmp(key, "expect-args") == 0) {
         snprintf(f->args, sizeof f->args, "%s", value);
         if (strpbrk(value, ";&|<>`$\"'\\"))
@@ -182,8 +198,13 @@ static void header_line(char *line, fixture *f, int *expects)
         snprintf(f->skip, sizeof f->skip, "%s", value);
         if (!value[0])
             fail(f, "expect-skip: says why the suite does not grade it");
+    } else if (strcmp(key, "expect-cpu-skip") == 0) {
+        snprintf(f->cpu_skip, sizeof f->cpu_skip, "%s", value);
+        if (!value[0])
+            fail(f, "expect-cpu-skip: says why CPU mode cannot grade it as a GPU does");
     } else
-        fail(f, "unknown header %s: (expect, expect-args, expect-env, expect-timeout, expect-repeat, expect-skip)", key);
+        fail(f, "unknown header %s: (expect, expect-cpu, expect-cpu-skip, expect-args, expect-env, expect-timeout, "
+             "expect-repeat, expect-skip)", key);
 }
 
 /* The header: a patch's lines before its first `--- `, a .cu file's before
@@ -206,6 +227,8 @@ void fixture_read_header(const char *path, fixture *f)
     fclose(in);
     if (!expects && !f->skip[0])
         fail(f, "%s has no expect: line", path);
+    if (f->has_cpu && f->cpu_skip[0])
+        fail(f, "%s has both expect-cpu: and expect-cpu-skip: (one or the other)", path);
 }
 
 static fixture *add_row(fixture **table, int *n, int *cap)
@@ -256,8 +279,17 @@ static void add_lab_row(fixture **table, int *n, int *cap, const char *lab, cons
         fixture_read_header(f->path, f);
     } else {
         f->path[0] = '\0';
-        f->exit_status = is_solution ? 0 : 1;
-        f->min_score = f->max_score = is_solution ? 100 : 0;
+        f->expect.exit_status = is_solution ? 0 : 1;
+        f->expect.min_score = f->expect.max_score = is_solution ? 100 : 0;
+    }
+    /* In CPU mode too, unless the header says otherwise: the solution at the
+     * maximum of what CPU mode grades, the skeleton at zero. */
+    if (!f->has_cpu && !f->cpu_skip[0]) {
+        f->has_cpu = 1;
+        f->cpu.exit_status = is_solution ? 0 : 1;
+        f->cpu.full = is_solution;
+        f->cpu.min_score = 0;
+        f->cpu.max_score = is_solution ? 100 : 0;
     }
 }
 
@@ -298,6 +330,10 @@ static void add_fixture_rows(fixture **table, int *n, int *cap, const char *lab,
         if ((f->is_patch || ends_with(base, ".expect")) && !solution[0])
             fail(f, "%s: lab %s has no one reference solution (solutions/%s-*/*.cu)", path, lab, lab);
         fixture_read_header(path, f);
+        if (!f->has_cpu && !f->cpu_skip[0])
+            fail(f, "%s says what ./grade answers on a GPU, but not in CPU mode: add an expect-cpu: line (what "
+                 "./grade --cpu answers), or an expect-cpu-skip: line saying why CPU mode cannot grade it as a GPU does "
+                 "(tests/submissions/README.md)", path);
     }
     globfree(&g);
 }

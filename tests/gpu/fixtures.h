@@ -1,10 +1,12 @@
 /*
- * The GPU suite's table, read from the files themselves: one row for each
- * lab's solution and skeleton (the labs are the rubrics in grader/rubrics/), and one
- * for every fixture under tests/submissions/ but static/. Each fixture says
- * what ./grade must answer in its own `expect:` header (the format:
- * tests/submissions/README.md). tests/gpu/grading.c grades the rows;
- * tests/tools/fixtures.c checks the table without a GPU.
+ * The table of graded submissions, read from the files themselves: one row
+ * for each lab's solution and skeleton (the labs are the rubrics in
+ * grader/rubrics/), and one for every fixture under tests/submissions/ but
+ * static/. Each fixture says what ./grade must answer in its own `expect:`
+ * header, and what ./grade --cpu must answer in its `expect-cpu:` (or why CPU
+ * mode cannot: `expect-cpu-skip:`); the format: tests/submissions/README.md.
+ * tests/gpu/grading.c grades the rows on a GPU, tests/cpu/grade.c in CPU
+ * mode; tests/tools/fixtures.c checks the table without either.
  */
 #ifndef TILELAB_TESTS_FIXTURES_H
 #define TILELAB_TESTS_FIXTURES_H
@@ -21,6 +23,15 @@ enum { FX_TEXT = 256, FX_MAX_DIAGNOSES = 4 };
 /* expect: exit by-score — 0 at full marks, else 1. */
 #define FX_EXIT_BY_SCORE (-1)
 
+/* What one ./grade must answer: an `expect:` line, or an `expect-cpu:` one. */
+typedef struct {
+    int exit_status;            /* or FX_EXIT_BY_SCORE */
+    double min_score, max_score;
+    int full;                   /* score max (expect-cpu only): the maximum of what was graded, whatever it is */
+    int diagnoses;
+    char diagnosis[FX_MAX_DIAGNOSES][FX_TEXT];  /* each must appear in results.json's outputs */
+} fx_outcome;
+
 typedef struct {
     char name[128];             /* lab1/hangs, attacks/lab3/asm_exit, lab2/solution: what messages call it */
     char run[128];              /* lab1-hangs: its folder under RUNS */
@@ -29,10 +40,10 @@ typedef struct {
     char solution[FX_TEXT];     /* the lab's reference solution: what a patch applies to */
     char graded[FX_TEXT];       /* the file ./grade gets: for a patch, its output under PATCHED */
     int is_patch;
-    int exit_status;            /* or FX_EXIT_BY_SCORE */
-    double min_score, max_score;
-    int diagnoses;
-    char diagnosis[FX_MAX_DIAGNOSES][FX_TEXT];  /* each must appear in results.json's outputs */
+    fx_outcome expect;          /* expect: what ./grade says on a GPU */
+    fx_outcome cpu;             /* expect-cpu: what ./grade --cpu says (a lab row without it: the default) */
+    int has_cpu;                /* an expect-cpu: line, or a lab row's default */
+    char cpu_skip[FX_TEXT];     /* expect-cpu-skip: why CPU mode cannot grade it as a GPU does */
     char args[FX_TEXT];         /* expect-args: more ./grade options */
     char env[FX_TEXT];          /* expect-env: NAME=VALUE for ./grade */
     int timeout_s;              /* expect-timeout: one of fixture_timeouts; 0: none */

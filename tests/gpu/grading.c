@@ -92,13 +92,13 @@ static double grade(const fixture *f, const char *run)
     tl_json_free(r);
 
     /* ./grade exits 0 only when no point is lost: 100 of 100, or of what was checked. */
-    int want = f->exit_status == FX_EXIT_BY_SCORE ? (score >= 100 ? 0 : 1) : f->exit_status;
+    int want = f->expect.exit_status == FX_EXIT_BY_SCORE ? (score >= 100 ? 0 : 1) : f->expect.exit_status;
     cr_expect_eq(WEXITSTATUS(status), want, "%s: exit status %d, expected %d\n%s", f->name,
                  WEXITSTATUS(status), want, outputs);
-    cr_expect(score >= f->min_score && score <= f->max_score, "%s: score %.2f, expected %g..%g\n%s",
-              f->name, score, f->min_score, f->max_score, outputs);
-    for (int i = 0; i < f->diagnoses; i++)
-        cr_expect(strstr(outputs, f->diagnosis[i]), "%s: the report lacks \"%s\"\n%s", f->name, f->diagnosis[i],
+    cr_expect(score >= f->expect.min_score && score <= f->expect.max_score, "%s: score %.2f, expected %g..%g\n%s",
+              f->name, score, f->expect.min_score, f->expect.max_score, outputs);
+    for (int i = 0; i < f->expect.diagnoses; i++)
+        cr_expect(strstr(outputs, f->expect.diagnosis[i]), "%s: the report lacks \"%s\"\n%s", f->name, f->expect.diagnosis[i],
                   outputs);
     printf("%-36s exit %d  score %6.2f\n", f->name, WEXITSTATUS(status), score);
     return score;

@@ -1,6 +1,7 @@
 /*
- * The GPU suite's table (tests/gpu/fixtures.c), checked without a GPU: every
- * fixture under tests/submissions/ has a well-formed `expect:` header, every
+ * The table of graded submissions (tests/gpu/fixtures.c), checked without a
+ * GPU: every fixture under tests/submissions/ has a well-formed `expect:`
+ * header and says what CPU mode answers (`expect-cpu:`) or why it cannot, every
  * patch applies cleanly to its lab's solution, every lab has its solution
  * and skeleton rows, and no fixture file is left out of the table (a file
  * the suite would silently ignore). The format: tests/submissions/README.md.
@@ -59,15 +60,30 @@ Test(fixtures, every_lab_has_its_solution_at_full_marks_and_its_skeleton_at_zero
         char name[128];
         snprintf(name, sizeof name, "%.*s/solution", (int)(n - 7), e->d_name);
         const fixture *s = row_named(name);
-        cr_expect(s && s->exit_status == 0 && s->min_score == 100 && s->max_score == 100 && s->graded[0],
+        cr_expect(s && s->expect.exit_status == 0 && s->expect.min_score == 100 && s->expect.max_score == 100 && s->graded[0],
                   "%s: a solution must be expected at exit 0, score 100%s", name, s ? "" : " (no such row)");
+        cr_expect(!s || (!s->cpu_skip[0] && s->cpu.exit_status == 0 && s->cpu.full),
+                  "%s: in CPU mode too, a solution must be expected at exit 0, score max (all of what CPU mode grades)", name);
         snprintf(name, sizeof name, "%.*s/skeleton", (int)(n - 7), e->d_name);
         s = row_named(name);
-        cr_expect(s && s->exit_status == 1 && s->min_score == 0 && s->max_score == 0 && s->graded[0],
+        cr_expect(s && s->expect.exit_status == 1 && s->expect.min_score == 0 && s->expect.max_score == 0 && s->graded[0],
                   "%s: a skeleton must be expected at exit 1, score 0%s", name, s ? "" : " (no such row)");
+        cr_expect(!s || (!s->cpu_skip[0] && s->cpu.exit_status == 1 && !s->cpu.full && s->cpu.max_score == 0),
+                  "%s: in CPU mode too, a skeleton must be expected at exit 1, score 0", name);
     }
     closedir(d);
     cr_assert_gt(labs, 0, "no lab in grader/rubrics/");
+}
+
+/* Every row says what ./grade --cpu answers (expect-cpu:, or a lab row's
+ * default), or why CPU mode cannot grade it as a GPU does (expect-cpu-skip:),
+ * and not both: CPU mode's suite (tests/cpu/grade.c) grades the same table,
+ * so a new fixture cannot leave CPU mode out by forgetting. */
+Test(fixtures, every_row_says_what_cpu_mode_answers)
+{
+    for (int i = 0; i < rows; i++)
+        cr_expect(table[i].has_cpu != !!table[i].cpu_skip[0], "%s: %s", table[i].name,
+                  table[i].has_cpu ? "both expect-cpu: and expect-cpu-skip:" : "neither expect-cpu: nor expect-cpu-skip:");
 }
 
 /* Applies as it is, to the file it names: no offset, no fuzz, one file. */

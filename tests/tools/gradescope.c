@@ -171,12 +171,33 @@ Test(gradescope, two_cu_files_cannot_grade_and_names_both)
     gs_done();
 }
 
+/* mode=cpu grades without a GPU (./grade --cpu), and the student's output says
+ * first that there are no performance points and what the score is out of. */
+Test(gradescope, mode_cpu_grades_in_cpu_mode_and_says_what_is_left_out, .timeout = 300)
+{
+    gs_unpack();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sed -i 's/^mode=.*/mode=cpu/' %s/ag/source/autograder.conf", gs_dir);
+    cr_assert_eq(tool_sh(cmd), 0);
+    gs_submit("transpose.cu", tool_read("labs/lab2-shared-tile/transpose.cu", NULL));
+    tl_json *r = gs_run();
+    const tl_json *extra = tl_json_get(r, "extra_data"), *graded = tl_json_get(extra, "graded");
+    const char *out = tl_json_string(r, "output", "");
+    cr_assert(graded && graded->number != 0, "not graded:\n%s\n%s", out, gs_read("run.log"));
+    cr_expect_str_eq(tl_json_string(extra, "mode", ""), "cpu");
+    cr_expect(!strncmp(out, "Graded in CPU mode (this autograder has no GPU)", 47) &&
+              strstr(out, "there are no performance points: this score is out of 75, not out of the lab's 100") &&
+              strstr(out, "\nCPU mode (no GPU): Nothing was timed"), "%s", out);
+    cr_expect_eq(tl_json_number(r, "score", -1), 0, "the untouched skeleton: %s", out);
+    tl_json_free(r);
+    gs_done();
+}
+
 Test(gradescope, modes_not_built_yet_say_so)
 {
     gs_unpack();
     gs_submit("transpose.cu", "// a lab file\n");
-    const char *modes[][2] = {{"ssh gpu1.example.edu", "over ssh"}, {"slurm", "Slurm"},
-                              {"cpu", "awaits the kit's CPU mode"}};
+    const char *modes[][2] = {{"ssh gpu1.example.edu", "over ssh"}, {"slurm", "Slurm"}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "sed -i 's/^mode=.*/mode=%s/' %s/ag/source/autograder.conf", modes[i][0], gs_dir);

@@ -1,7 +1,7 @@
 /* Lab 1: a syntax error (missing semicolon on line 8): could not grade, and the compiler line names this file.
+ * expect-cpu: exit 2, score 0, "does_not_compile.cu(8): error"
  * expect: exit 2, score 0, "does_not_compile.cu(8): error" */
 #include "tilelab.h"
-
 __global__ void transpose_naive(const float *in, float *out, int rows, int cols)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x

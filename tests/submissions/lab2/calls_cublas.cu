@@ -1,4 +1,5 @@
 /* Lab 2: the launch calls cuBLAS instead of a kernel of its own: refused, no points.
+ * expect-cpu: exit 1, score 0, "not allowed: your file calls cublasCreate_v2 cublasSgeam"
  * expect: exit 1, score 0, "not allowed: your file calls cublasCreate_v2 cublasSgeam" */
 #include "tilelab.h"
 #include <cublas_v2.h>

@@ -1,4 +1,5 @@
 /* Lab 4: the launch calls cuBLAS instead of a kernel of its own: refused, no points.
+ * expect-cpu: exit 1, score 0, "not allowed: your file calls cublasCreate_v2 cublasSgemm_v2"
  * expect: exit 1, score 0, "not allowed: your file calls cublasCreate_v2 cublasSgemm_v2" */
 #include "tilelab.h"
 #include <cublas_v2.h>

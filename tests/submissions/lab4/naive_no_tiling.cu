@@ -2,6 +2,7 @@
  * Full correctness, no structure points (no shared memory, no barrier) and no
  * performance points: tiling is what the lab pays for. Correctness and
  * sanitizers only: 70.
+ * expect-cpu: exit 1, score 70, "never loads or stores shared memory"
  * expect: exit 1, score 65..75, "never loads or stores shared memory" */
 #include "tilelab.h"
 
