@@ -31,15 +31,15 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_wide(const float *A, co
             const int n = first_col + i / BK, k = slice + i % BK;
             Bts[i / BK][i % BK] = n < N && k < row_len ? Bt[(size_t)n * row_len + k] : 0.0f;
         }
-        for (int i = threadIdx.x; i < BN * KBS; i += THREADS) {
-            const int n = first_col + i / KBS, block = slice / TL_SPARSE_KB + i % KBS;
-            Ps[i / KBS][i % KBS] = n < N && block < blocks_per_row ? pattern[(size_t)n * blocks_per_row + block] : 0;
+        for (int t = threadIdx.x; t < BN * KBS; t += THREADS) {
+            const int n = first_col + t / KBS, block = slice / TL_SPARSE_KB + t % KBS;
+            Ps[t / KBS][t % KBS] = n < N && block < blocks_per_row ? pattern[(size_t)n * blocks_per_row + block] : 0;
         }
         __syncthreads();
         for (int kb = 0; kb < KBS; kb++)
             for (int j = 0; j < COLS; j++) {
                 const unsigned p = Ps[cols + j][kb];   /* this lane's own column: its own pattern */
-                if (p == 0)
+                if (!p)
                     continue;   /* lanes disagree: the warp runs both ways */
                 for (int k = 0; k < TL_SPARSE_KB; k++)
                     if (p >> k & 1) {
@@ -61,6 +61,6 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_wide(const float *A, co
 
 void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
 {
-    dim3 grid(CEIL_DIV(N, BN), CEIL_DIV(M, BM));
-    LAUNCH(matmul_sparse_wide, grid, THREADS)(A, Bt, pattern, C, M, N, K);
+    dim3 blocks(CEIL_DIV(N, BN), CEIL_DIV(M, BM));
+    LAUNCH(matmul_sparse_wide, blocks, THREADS)(A, Bt, pattern, C, M, N, K);
 }
