@@ -16,7 +16,7 @@ BENCH_STUDENT_DIR ?= labs
 # The series a lab's kernels appear as in the CSV and the charts' legends: the
 # one place that says so. A lab not listed here is not benched. (A matmul lab
 # adds its line here, and its op to the OPS table in grader/bench_sweep.cu.)
-BENCH_SERIES := lab1:naive lab2:tiled lab3:padded lab4:tiled lab5:dbuf lab6:register
+BENCH_SERIES := lab1:naive lab2:tiled lab3:padded lab4:tiled lab5:dbuf lab6:register lab7:warptile
 
 BENCH_DIR := $(B)/$(ARCH)/bench
 BENCH_PROGRAM := $(BENCH_DIR)/bench_sweep

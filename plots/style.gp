@@ -48,6 +48,7 @@ kernel_color(s) = \
     s eq "register" ? "#F0E442" : \
     s eq "inplace" ? "#CC79A7" : \
     s eq "dbuf"    ? "#56B4E9" : \
+    s eq "warptile" ? "#CC79A7" : \
     s eq "cublas"  ? "#0072B2" : "#777777"
 
 # Display names; the CSV keeps short machine keys.
@@ -58,6 +59,7 @@ kernel_name(s) = \
     s eq "register" ? "in-register (float4)" : \
     s eq "inplace" ? "in place" : \
     s eq "dbuf"    ? "double-buffered" : \
+    s eq "warptile" ? "warp-tiled (registers)" : \
     s eq "cublas"  ? "cuBLAS" : s
 
 # One colour per lab ("lab1" .. "lab6", then again), for the class and history charts.

@@ -138,7 +138,7 @@ void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K
 
 /* ---------------------------------------------------------------- part 2 */
 
-__global__ void __launch_bounds__(THREADS) matmul_sparse_tall(const float *A, const float *Bt,
+__global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A, const float *Bt,
                                                               const unsigned char *pattern, float *C, int M,
                                                               int N, int K, bool vec)
 {
@@ -171,43 +171,51 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_tall(const float *A, co
 #pragma unroll
         for (int kb = 0; kb < KBS; kb++) {
             const int kk = kb * TL_SPARSE_KB;
+            /* The warp's 16 patterns of this K-block, 4 to a word. Every lane reads
+             * the same bytes: the branches below are the warp's, not a lane's. */
+            const uint4 words = *(const uint4 *)&Ps[kb][cols];
+            if ((words.x | words.y | words.z | words.w) == 0)
+                continue;   /* all 16 columns zero here: not even A is read */
             float a[TL_SPARSE_KB][SM_ROWS];   /* this lane's 4 rows at each k of the K-block */
 #pragma unroll
             for (int k = 0; k < TL_SPARSE_KB; k++)
                 *(float4 *)a[k] = *(const float4 *)&As[kk + k][rows];
-            /* The warp's 16 patterns of this K-block, 4 to a word. Every lane reads
-             * the same bytes: the branches below are the warp's, not a lane's. */
-            const uint4 words = *(const uint4 *)&Ps[kb][cols];
+            if ((words.x & words.y & words.z & words.w) == 0xFFFFFFFFu) {
+                /* All 16 dense: one branch for the lot, so the compiler can overlap
+                 * the reads of B with the FMAs of other columns. */
+#pragma unroll
+                for (int j = 0; j < SM_COLS; j++) {
+                    const float4 lo = *(const float4 *)&Bts[cols + j][kk], hi = *(const float4 *)&Bts[cols + j][kk + 4];
+                    const float b[TL_SPARSE_KB] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+#pragma unroll
+                    for (int k = 0; k < TL_SPARSE_KB; k++)
+#pragma unroll
+                        for (int i = 0; i < SM_ROWS; i++)
+                            acc[i][j] += a[k][i] * b[k];
+                }
+                continue;
+            }
             const unsigned word[4] = {words.x, words.y, words.z, words.w};
-            float4 lo = *(const float4 *)&Bts[cols][kk], hi = *(const float4 *)&Bts[cols][kk + 4];
 #pragma unroll
             for (int j = 0; j < SM_COLS; j++) {
                 const unsigned p = word[j / 4] >> (8 * (j % 4)) & 0xFF;
-                const float b[TL_SPARSE_KB] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-                /* The next column's values, read now: their wait overlaps this column's FMAs. */
-                if (j + 1 < SM_COLS) {
-                    lo = *(const float4 *)&Bts[cols + j + 1][kk];
-                    hi = *(const float4 *)&Bts[cols + j + 1][kk + 4];
-                }
                 if (p == 0)
-                    continue;   /* a zero K-block: the whole warp skips it */
+                    continue;   /* a zero K-block: the whole warp skips it, B's values unread */
                 if (p == 0xFF) {
-                    /* A dense K-block, from registers. Two sums per row, even and odd k,
-                     * added at the end: 8 independent chains of FMAs, not 4 of twice
-                     * the length, keep the FMA pipe fed within this one branch. */
+                    /* A dense K-block, from registers. */
+                    const float4 lo = *(const float4 *)&Bts[cols + j][kk], hi = *(const float4 *)&Bts[cols + j][kk + 4];
+                    const float b[TL_SPARSE_KB] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
 #pragma unroll
-                    for (int i = 0; i < SM_ROWS; i++) {
-                        float even = a[0][i] * b[0], odd = a[1][i] * b[1];
+                    for (int k = 0; k < TL_SPARSE_KB; k++)
 #pragma unroll
-                        for (int k = 2; k < TL_SPARSE_KB; k += 2) {
-                            even += a[k][i] * b[k];
-                            odd += a[k + 1][i] * b[k + 1];
-                        }
-                        acc[i][j] += even + odd;
-                    }
+                        for (int i = 0; i < SM_ROWS; i++)
+                            acc[i][j] += a[k][i] * b[k];
                 } else {
-                    /* A partial K-block: its nonzeros only, where the pattern table says. */
+                    /* A partial K-block: its nonzeros only, where the pattern table says.
+                     * A loop, not unrolled: 16 unrolled copies would crowd the dense
+                     * path out of the instruction cache. */
                     unsigned offsets = TL_PATTERNS.offsets[p];
+#pragma unroll 1
                     for (int t = TL_PATTERNS.count[p]; t > 0; t--, offsets >>= 4) {
                         const int k = kk + (offsets & 15);
                         const float bk = Bts[cols + j][k];
