@@ -132,17 +132,29 @@ __global__ void __launch_bounds__(THREADS) matmul_sparse_tall(const float *A, co
      *   this warp's columns: warp * SM_COLS .. + 15, the same in every lane;
      *   this lane's rows: lane * SM_ROWS .. + 3;   float acc[SM_ROWS][SM_COLS].
      * For each K-slice k0 = 0, BK, ... < ld: load the three tiles, barrier;
-     *   for each K-block kk of the slice: this lane's 4 rows at its 8 values
-     *   of k into registers (float4 reads of As[kk + k][rows]); then for
-     *   each of the warp's 16 columns j, its pattern byte p:
+     *   for each K-block kk of the slice: the warp's 16 pattern bytes as
+     *   one uint4 (the same 16 bytes in every lane), and two warp-wide
+     *   fast paths first:
+     *     all 16 zero   skip the K-block, before reading A's values;
+     *     else          this lane's 4 rows at its 8 values of k into
+     *                   registers (float4 reads of As[kk + k][rows]);
+     *     all 16 0xFF   one branch with all 16 columns' FMAs, no test per
+     *                   column (the compiler can then overlap B's reads
+     *                   with the FMAs);
+     *   otherwise, for each of the warp's 16 columns j, its byte p:
      *     p == 0     continue: the same p in every lane, so the warp skips
-     *                together;
-     *     p == 0xFF  acc[i][j] += the 8 products, from registers;
+     *                together, and B's values are not even read;
+     *     p == 0xFF  read B's 8 values here, acc[i][j] += the 8 products;
      *     otherwise  count = TL_PATTERNS.count[p], offsets = TL_PATTERNS.offsets[p]:
-     *                the t-th nonzero at (offsets >> 4 * t) & 15;
+     *                the t-th nonzero at (offsets >> 4 * t) & 15, in a loop
+     *                kept rolled (#pragma unroll 1: 16 unrolled copies
+     *                crowd the instruction cache);
      *   barrier.
      * Store as in part 1. Never branch on anything that differs between
-     * lanes inside the K loop: ./grade counts divergent branches. */
+     * lanes inside the K loop: ./grade counts divergent branches.
+     * Registers: give this kernel __launch_bounds__(THREADS, 2) (at most 128
+     * registers, two blocks per SM) and compare with -Xptxas -v (handout:
+     * Registers, not arrays; The tall kernel, step by step). */
 }
 
 void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N,
