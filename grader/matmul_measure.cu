@@ -12,6 +12,10 @@
  * no speed.
  *
  *   measure --json FILE --naive-worker PATH --cublas-worker PATH [--shape MxKxN]
+ *           [--baseline-worker PATH --baseline-source FILE | --baseline-skipped WHY]
+ *
+ * A baseline (lab 7: lab 4's reference, rubric baseline) is timed in the
+ * same rounds, for comparison only: the report prints it beside yours.
  *
  * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed.
  */
@@ -28,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { YOURS, NAIVE, CUBLAS, WORKS };
-static const char *const work_names[WORKS] = {"yours", "naive", "cublas"};
+enum { YOURS, NAIVE, CUBLAS, BASELINE, WORKS };
+static const char *const work_names[WORKS] = {"yours", "naive", "cublas", "baseline"};
 
 static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s, double flops)
 {
@@ -44,12 +48,16 @@ static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s, d
 
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL, *naive_path = NULL, *cublas_path = NULL;
+    const char *json_path = NULL, *naive_path = NULL, *cublas_path = NULL, *baseline_path = NULL,
+               *baseline_source = NULL, *baseline_skipped = NULL;
     tl_mm_shape base = {4096, 4096, 4096};
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
         else if (!strcmp(argv[i], "--naive-worker")) naive_path = argv[i + 1];
         else if (!strcmp(argv[i], "--cublas-worker")) cublas_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-worker")) baseline_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-source")) baseline_source = argv[i + 1];
+        else if (!strcmp(argv[i], "--baseline-skipped")) baseline_skipped = argv[i + 1];
         else if (!strcmp(argv[i], "--shape") && tl_parse_mm_shape(argv[i + 1], &base) != 0) {
             fprintf(stderr, "%s: --shape takes MxKxN, e.g. 4096x4096x4096\n", argv[0]);
             return TL_EXIT_CANNOT_RUN;
@@ -81,13 +89,18 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&C, stride * slots * sizeof(float)));
 
+    const int works_timed = baseline_path ? WORKS : BASELINE;
     tl_timed_matmul t[WORKS];
+    memset(t, 0, sizeof t);
     tl_timed_matmul_init(&t[YOURS], "your kernel", tl_student_worker(), TL_OP_MATMUL, A, B, C, s.m, s.n, s.k, slots,
                          secret);
     tl_timed_matmul_init(&t[NAIVE], "the naive kernel", tl_worker_new(naive_path, "the kit's naive kernel"),
                          TL_OP_MATMUL, A, B, C, s.m, s.n, s.k, slots, secret + 1);
     tl_timed_matmul_init(&t[CUBLAS], "cuBLAS", tl_worker_new(cublas_path, "cuBLAS"), TL_OP_MATMUL, A, B, C, s.m,
                          s.n, s.k, slots, secret + 2);
+    if (baseline_path)
+        tl_timed_matmul_init(&t[BASELINE], "the baseline", tl_worker_new(baseline_path, "the baseline"), TL_OP_MATMUL,
+                             A, B, C, s.m, s.n, s.k, slots, secret + 3);
 
     /* The student's kernel once, checked, before any timing. */
     tl_timed_matmul_once(&t[YOURS]);
@@ -96,9 +109,10 @@ int main(int argc, char **argv)
     memset(stats, 0, sizeof stats);
     if (!t[YOURS].timed.failed) {
         t[YOURS].timed.calls = 0;
-        const tl_bench_work works[WORKS] = {tl_timed_matmul_work(&t[YOURS]), tl_timed_matmul_work(&t[NAIVE]),
-                                            tl_timed_matmul_work(&t[CUBLAS])};
-        noisy = tl_bench_interleaved(works, WORKS, &TL_BENCH_GRADE, stats);
+        tl_bench_work works[WORKS];
+        for (int w = 0; w < works_timed; w++)
+            works[w] = tl_timed_matmul_work(&t[w]);
+        noisy = tl_bench_interleaved(works, works_timed, &TL_BENCH_GRADE, stats);
     }
     double flops = tl_matmul_flops(s), gflops[WORKS];
     for (int w = 0; w < WORKS; w++)
@@ -138,7 +152,7 @@ int main(int argc, char **argv)
     tl_jw_int(&jw, "launches_per_sample", slots);
     tl_jw_bool(&jw, "noisy", noisy);
     tl_jw_number(&jw, "flops", flops);
-    for (int w = 0; w < WORKS; w++)
+    for (int w = 0; w < BASELINE; w++)
         write_stats(&jw, work_names[w], &stats[w], flops);
     tl_jw_number(&jw, "gflops", gflops[YOURS]);
     tl_jw_number(&jw, "naive_gflops", gflops[NAIVE]);
@@ -146,6 +160,20 @@ int main(int argc, char **argv)
     tl_jw_number(&jw, "fraction_of_cublas", gflops[CUBLAS] > 0 ? gflops[YOURS] / gflops[CUBLAS] : 0);
     tl_jw_number(&jw, "speedup_over_naive", gflops[NAIVE] > 0 ? gflops[YOURS] / gflops[NAIVE] : 0);
     tl_jw_object_end(&jw);
+    /* The baseline: compared, never scored; a wrong one is not the student's fault. */
+    if (baseline_path && !t[YOURS].timed.failed) {
+        tl_jw_object_begin(&jw, "baseline");
+        tl_jw_string(&jw, "source", baseline_source ? baseline_source : baseline_path);
+        tl_jw_bool(&jw, "verified", !t[BASELINE].timed.failed);
+        tl_jw_string(&jw, "verification", t[BASELINE].timed.failed ? t[BASELINE].timed.verification : "right");
+        tl_jw_number(&jw, "gflops", gflops[BASELINE]);
+        tl_jw_number(&jw, "fraction_of_cublas", gflops[CUBLAS] > 0 ? gflops[BASELINE] / gflops[CUBLAS] : 0);
+        tl_jw_number(&jw, "speedup", gflops[BASELINE] > 0 ? gflops[YOURS] / gflops[BASELINE] : 0);
+        write_stats(&jw, "stats", &stats[BASELINE], flops);
+        tl_jw_object_end(&jw);
+    } else if (baseline_skipped) {
+        tl_jw_string(&jw, "baseline_skipped", baseline_skipped);
+    }
     tl_jw_object_end(&jw);
     fclose(f);
 
@@ -153,7 +181,7 @@ int main(int argc, char **argv)
            "(noise %.2f %%, %d samples of %d launches)\n", s.m, s.k, s.n, gflops[YOURS], gflops[NAIVE],
            gflops[CUBLAS], gflops[CUBLAS] > 0 ? gflops[YOURS] / gflops[CUBLAS] : 0,
            gflops[NAIVE] > 0 ? gflops[YOURS] / gflops[NAIVE] : 0, 100 * stats[YOURS].noise, stats[YOURS].n, slots);
-    for (int w = 0; w < WORKS; w++)
+    for (int w = 0; w < works_timed; w++)
         tl_worker_stop(t[w].timed.worker);
     return t[YOURS].timed.failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }

@@ -220,6 +220,10 @@ static void measure_notes(buffer *b, const tl_rubric *r)
     if (r->speedup_points > 0 && is_sparse(r)) {
         put(b, " Speed of part 2: your dense kernel and your sparse kernel on B with no zero K-blocks, half of them "
             "and three in four, timed interleaved in the same run.");
+        if (r->baseline[0]) {
+            char lab[32];
+            put(b, " %s's reference kernel is timed with part 1, for comparison only.", lab_name(r->baseline, lab));
+        }
     } else if (r->speedup_points > 0) {
         char lab[32];
         put(b, " Speed over %s's kernel: your GFLOP/s over those of %s's tiled kernel, the two timed "
