@@ -7,13 +7,18 @@
  *   d1      launch_matmul_sparse on the same-sized B with no zeros;
  *   d2, d4  launch_matmul_sparse on B with each (column, K-block) zero with
  *           probability 1/2 and 3/4 (block density 1/2 and 1/4).
- * The speedups are dense's time over d2's and d4's: what skipping zeros
- * buys against the student's own dense kernel. Part 1's speed against
- * cuBLAS is matmul_measure.cu's job.
+ *   cublas  cuBLAS SGEMM in FP32 on the dense B (cublas_launch.cu, its own worker).
+ * The speedups over the student's dense kernel (its time over d2's and
+ * d4's) are what the report shows: what skipping zeros buys. The score
+ * reads cuBLAS's time over d4's instead: the student's own dense kernel is
+ * the student's code, and a file that slows launch_matmul whenever
+ * launch_matmul_sparse has run in its process would buy speedup it never
+ * earned (tests/submissions/attacks/lab7/). cuBLAS is the kit's. Part 1's
+ * speed against cuBLAS is matmul_measure.cu's job.
  *
  * The timed shape is drawn from a range around 4096^3 from the secret seed.
  *
- *   measure-sparse --json FILE [--shape MxKxN]
+ *   measure-sparse --json FILE --cublas-worker PATH [--shape MxKxN]
  *
  * TILELAB_WORKER: the student's worker; TILELAB_SEED: the seed.
  */
@@ -31,14 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DENSE, D1, D2, D4, WORKS };
+enum { DENSE, D1, D2, D4, CUBLAS, WORKS };
 
 /* The grader's plan with more time: four products of ~4 ms per round, each
  * sample with its fresh input and its check, take about 0.9 s a round on an
  * H100, so TL_BENCH_GRADE's 8 s stopped at 9 rounds, one short of its 10. */
 static const tl_bench_plan SPARSE_PLAN = {5, 50.0, 10, 200, 0.01, 20.0};
-static const char *const work_names[WORKS] = {"dense", "d1", "d2", "d4"};
-static const double densities[WORKS] = {1, 1, 0.5, 0.25};
+static const char *const work_names[WORKS] = {"dense", "d1", "d2", "d4", "cublas"};
+static const double densities[WORKS] = {1, 1, 0.5, 0.25, 1};
 
 static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s)
 {
@@ -52,17 +57,18 @@ static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s)
 
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL;
+    const char *json_path = NULL, *cublas_path = NULL;
     tl_mm_shape base = {4096, 4096, 4096};
     for (int i = 1; i + 1 < argc; i += 2) {   /* the other workers grade names are not needed here */
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--cublas-worker")) cublas_path = argv[i + 1];
         else if (!strcmp(argv[i], "--shape") && tl_parse_mm_shape(argv[i + 1], &base) != 0) {
             fprintf(stderr, "%s: --shape takes MxKxN, e.g. 4096x4096x4096\n", argv[0]);
             return TL_EXIT_CANNOT_RUN;
         }
     }
-    if (!json_path || !tl_student_worker()) {
-        fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE [--shape MxKxN]\n", argv[0]);
+    if (!json_path || !cublas_path || !tl_student_worker()) {
+        fprintf(stderr, "usage: TILELAB_WORKER=PATH %s --json FILE --cublas-worker PATH [--shape MxKxN]\n", argv[0]);
         return TL_EXIT_CANNOT_RUN;
     }
     const char *seed_text = getenv("TILELAB_SEED");
@@ -84,19 +90,23 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMalloc((void **)&A, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&B, stride * slots * sizeof(float)));
     CHECK_CUDA(cudaMalloc((void **)&C, stride * slots * sizeof(float)));
-    for (int w = D1; w < WORKS; w++) {
+    for (int w = D1; w <= D4; w++) {
         CHECK_CUDA(cudaMalloc((void **)&Bt[w], stride * slots * sizeof(float)));
         tl_sparse_upload_b(Bt[w], s.n, s.k, slots, stride, w == D1 ? TL_SPARSE_DENSE : TL_SPARSE_BLOCKS,
                            densities[w], tl_next_secret(&shape_state));
     }
 
-    tl_timed_matmul dense;
+    tl_timed_matmul dense, cublas;
     tl_timed_sparse sparse[WORKS];
     tl_timed_matmul_init(&dense, "your dense kernel", tl_student_worker(), TL_OP_MATMUL, A, B, C, s.m, s.n, s.k,
                          slots, secret);
     dense.stride = stride;   /* one stride for all: the buffers are shared */
     dense.timed.slot_bytes = stride * sizeof(float);
-    for (int w = D1; w < WORKS; w++) {
+    tl_timed_matmul_init(&cublas, "cuBLAS", tl_worker_new(cublas_path, "cuBLAS"), TL_OP_MATMUL, A, B, C, s.m, s.n,
+                         s.k, slots, secret + 9);
+    cublas.stride = stride;
+    cublas.timed.slot_bytes = stride * sizeof(float);
+    for (int w = D1; w <= D4; w++) {
         tl_timed_sparse_init(&sparse[w], "your sparse kernel", tl_student_worker(), A, Bt[w], C, s.m, s.n, s.k,
                              slots, secret + w);
         sparse[w].stride = stride;
@@ -106,7 +116,7 @@ int main(int argc, char **argv)
     /* Each product once, checked, before any timing. */
     tl_timed_matmul_once(&dense);
     int failed = dense.timed.failed;
-    for (int w = D1; w < WORKS && !failed; w++) {
+    for (int w = D1; w <= D4 && !failed; w++) {
         tl_timed_sparse_once(&sparse[w]);
         failed = sparse[w].timed.failed;
     }
@@ -117,25 +127,34 @@ int main(int argc, char **argv)
         tl_bench_work works[WORKS];
         dense.timed.calls = 0;
         works[DENSE] = tl_timed_matmul_work(&dense);
-        for (int w = D1; w < WORKS; w++) {
+        for (int w = D1; w <= D4; w++) {
             sparse[w].timed.calls = 0;
             works[w] = tl_timed_sparse_work(&sparse[w]);
         }
+        works[CUBLAS] = tl_timed_matmul_work(&cublas);
         noisy = tl_bench_interleaved(works, WORKS, &SPARSE_PLAN, stats);
     }
     const tl_timed *first_failed = dense.timed.failed ? &dense.timed : NULL;
-    for (int w = D1; w < WORKS && !first_failed; w++)
+    for (int w = D1; w <= D4 && !first_failed; w++)
         if (sparse[w].timed.failed)
             first_failed = &sparse[w].timed;
+    /* cuBLAS wrong or failed: the kit cannot grade this run. */
+    if (!failed && cublas.timed.failed) {
+        fprintf(stderr, "measure: could not grade (not your file's fault): cuBLAS failed while timed: %s\n",
+                cublas.timed.verification);
+        return TL_EXIT_CANNOT_RUN;
+    }
 
     FILE *f = fopen(json_path, "w");
     if (!f) {
         fprintf(stderr, "%s: cannot write %s\n", argv[0], json_path);
         return TL_EXIT_CANNOT_RUN;
     }
-    double speedup[WORKS] = {0};
-    for (int w = D1; w < WORKS; w++)
+    double speedup[WORKS] = {0}, over_cublas[WORKS] = {0};
+    for (int w = D1; w <= D4; w++) {
         speedup[w] = stats[w].median > 0 ? stats[DENSE].median / stats[w].median : 0;
+        over_cublas[w] = stats[w].median > 0 ? stats[CUBLAS].median / stats[w].median : 0;
+    }
     tl_json_writer jw;
     tl_jw_init(&jw, f);
     tl_jw_object_begin(&jw, NULL);
@@ -157,17 +176,23 @@ int main(int argc, char **argv)
     tl_jw_number(&jw, "speedup_d1", speedup[D1]);
     tl_jw_number(&jw, "speedup_half", speedup[D2]);
     tl_jw_number(&jw, "speedup_quarter", speedup[D4]);
+    /* The score's: cuBLAS's dense time over the sparse kernel's. */
+    tl_jw_number(&jw, "over_cublas_d1", over_cublas[D1]);
+    tl_jw_number(&jw, "over_cublas_half", over_cublas[D2]);
+    tl_jw_number(&jw, "over_cublas_quarter", over_cublas[D4]);
     tl_jw_object_end(&jw);
     tl_jw_object_end(&jw);
     fclose(f);
 
     if (!first_failed)
-        printf("  %dx%dx%d: your dense kernel %.3f ms; your sparse kernel at block density 1: %.3f ms (%.2fx), "
-               "1/2: %.3f ms (%.2fx), 1/4: %.3f ms (%.2fx) (noise %.2f %%, %d samples of %d launches)\n", s.m, s.k,
-               s.n, stats[DENSE].median, stats[D1].median, speedup[D1], stats[D2].median, speedup[D2],
-               stats[D4].median, speedup[D4], 100 * stats[D4].noise, stats[DENSE].n, slots);
+        printf("  %dx%dx%d: your dense kernel %.3f ms, cuBLAS %.3f ms; your sparse kernel at block density 1: %.3f ms "
+               "(%.2fx), 1/2: %.3f ms (%.2fx), 1/4: %.3f ms (%.2fx, %.2fx cuBLAS) (noise %.2f %%, %d samples of %d "
+               "launches)\n", s.m, s.k, s.n, stats[DENSE].median, stats[CUBLAS].median, stats[D1].median, speedup[D1],
+               stats[D2].median, speedup[D2], stats[D4].median, speedup[D4], over_cublas[D4], 100 * stats[D4].noise,
+               stats[DENSE].n, slots);
     else
         printf("  a timed call failed: %s\n", first_failed->verification);
+    tl_worker_stop(cublas.timed.worker);
     tl_worker_stop(tl_student_worker());
     return first_failed ? TL_EXIT_FAILED : TL_EXIT_OK;
 }
