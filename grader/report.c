@@ -1104,7 +1104,7 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
  * (sparse_measure.cu), at block densities 1, 1/2 and 1/4. The lines show
  * the speedup over the student's dense kernel (the lesson); the points
  * follow cuBLAS's time over the sparse kernel's at 1/4, which no lab file
- * can move by slowing its own dense kernel.
+ * can move by slowing its own dense kernel (attacks/lab7/slow_dense_hides_slow_sparse).
  */
 static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
 {

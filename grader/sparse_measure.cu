@@ -11,10 +11,10 @@
  * The speedups over the student's dense kernel (its time over d2's and
  * d4's) are what the report shows: what skipping zeros buys. The score
  * reads cuBLAS's time over d4's instead: the student's own dense kernel is
- * the student's code, and a file that slows launch_matmul whenever
- * launch_matmul_sparse has run in its process would buy speedup it never
- * earned (tests/submissions/attacks/lab7/). cuBLAS is the kit's. Part 1's
- * speed against cuBLAS is matmul_measure.cu's job.
+ * the student's code, and a file whose dense kernel does its work twice
+ * would make a slow sparse kernel look fast beside it
+ * (tests/submissions/attacks/lab7/slow_dense_hides_slow_sparse). cuBLAS is
+ * the kit's. Part 1's speed against cuBLAS is matmul_measure.cu's job.
  *
  * The timed shape is drawn from a range around 4096^3 from the secret seed.
  *
