@@ -636,7 +636,7 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
     };
     /* One shadow checked and updated: a word's, or one byte's of a split word;
      * `at` is its first byte's offset from sh_base. */
-    auto track = [&](Shadow &s, uintptr_t at) {
+    auto track = [&](Shadow &s, uintptr_t at) __attribute__((always_inline)) {
         uint32_t prior_pc = 0;
         unsigned prior_tid = 0;
         int writes = 0;
