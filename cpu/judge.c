@@ -984,7 +984,7 @@ int main(int argc, char **argv)
             static const struct { tl_mm_shape s; tl_sparsity z; double d; } cases[] = {
                 {{1, 1, 1}, TL_SPARSE_DENSE, 1}, {{31, 35, 33}, TL_SPARSE_ALONG_K, 0},
                 {{64, 64, 64}, TL_SPARSE_BLOCKS, 0.5}, {{61, 130, 67}, TL_SPARSE_ELEMENTS, 0.5},
-                {{130, 129, 203}, TL_SPARSE_ZERO, 0}};
+                {{130, 203, 129}, TL_SPARSE_ZERO, 0}};
             if (sparse)
                 for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
                     sparsity = cases[i].z, density = cases[i].d;
