@@ -1,10 +1,18 @@
-/* sparse_case.cu — lab 7's sparse product, checked (see sparse_case.h). */
-#include "sparse_case.h"
-
+/* sparse_case.cu — lab 7's sparse product, checked (see sparse_case.h).
+ *
+ * With TL_SPARSE_ENCODER_ONLY defined, only the encoder (tl_sparsity_name,
+ * tl_sparse_make_b, tl_sparse_encoded_floats, tl_sparse_encode): CPU mode's
+ * check builds it so (g++, cpu/include/, cpu/cpu.mk; sparse_encode.h) and
+ * draws and encodes B exactly as the GPU's tests do. */
 #include "tilelab.h"
+#include "matrix.h"
+#ifdef TL_SPARSE_ENCODER_ONLY
+#include "sparse_encode.h"
+#else
+#include "sparse_case.h"
 #include "devbuf.h"
 #include "matmul_case.h"
-#include "matrix.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +78,7 @@ void tl_sparse_encode(const float *B, int K, int N, float *encoded)
         }
 }
 
+#ifndef TL_SPARSE_ENCODER_ONLY
 /* Host and device copies of one buffer. */
 typedef struct {
     float *host;
@@ -161,3 +170,4 @@ tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, do
     matrix_free(&c);
     return r;
 }
+#endif /* TL_SPARSE_ENCODER_ONLY */

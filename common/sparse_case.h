@@ -1,14 +1,11 @@
 /*
  * sparse_case.h — lab 7's sparse product, checked: B with a pattern of
- * zeros, the kit's encoder (Bt and one pattern byte per K-block, tilelab.h),
- * and one run of launch_matmul_sparse against an FP64 reference (the fp32
- * bound of matmul_case.h, with B's zeros as zeros).
+ * zeros and the kit's encoder (sparse_encode.h), and one run of
+ * launch_matmul_sparse against an FP64 reference (the fp32 bound of
+ * matmul_case.h, with B's zeros as zeros).
  *
- * The encoder writes Bt and its patterns into one buffer of
- * tl_sparse_encoded_floats(K, N) floats: Bt's N rows of TL_SPARSE_LD(K)
- * floats, then the pattern bytes (TL_SPARSE_BT_FLOATS(K, N) floats on).
- * The worker finds the patterns there (worker.cu), so a launch receives
- * exactly what the encoder wrote.
+ * The worker finds the patterns right after Bt in the encoded buffer
+ * (worker.cu), so a launch receives exactly what the encoder wrote.
  */
 #ifndef TILELAB_SPARSE_CASE_H
 #define TILELAB_SPARSE_CASE_H
@@ -17,28 +14,11 @@
 #include <stdint.h>
 #include "case.h"
 #include "shapes.h"
+#include "sparse_encode.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Which zeros B holds. `density` is a probability where the kind takes one. */
-typedef enum {
-    TL_SPARSE_DENSE,      /* no zeros: every pattern 0xFF (but the K tail) */
-    TL_SPARSE_ZERO,       /* all zeros: C = 0, every K-block skipped */
-    TL_SPARSE_BLOCKS,     /* each (column, K-block) nonzero with probability density, then dense */
-    TL_SPARSE_ELEMENTS,   /* each value nonzero with probability density: partial patterns */
-    TL_SPARSE_ALONG_K,    /* patterns that change along K: dense, zero and partial K-blocks in turn */
-} tl_sparsity;
-
-const char *tl_sparsity_name(tl_sparsity kind);
-
-/* Zero B (K x N, row-major, already filled) where `kind` says. */
-void tl_sparse_make_b(float *B, int K, int N, tl_sparsity kind, double density, uint64_t seed);
-
-/* The encoded buffer's size, and the encoder: Bt, then the patterns. */
-size_t tl_sparse_encoded_floats(int K, int N);
-void tl_sparse_encode(const float *B, int K, int N, float *encoded);
 
 /* C = A B by launch_matmul_sparse, B drawn as `kind` says; every element checked. */
 tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, double density);

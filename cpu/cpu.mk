@@ -16,7 +16,7 @@ CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-fun
                  -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
 # The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
-CPU_TEST_KINDS := transpose matmul supersteps
+CPU_TEST_KINDS := transpose matmul supersteps sparse
 # The CUDA headers CPU mode does not emulate: each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
@@ -45,7 +45,7 @@ $(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h cpu/include/cu
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h common/sandbox.h | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h common/sandbox.h common/tilelab.h | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
@@ -59,20 +59,26 @@ $(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switc
 	$(Q)rm -f $@
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
+# Lab 7's encoder, the GPU tests' own code (common/sparse_case.cu without its
+# CUDA part), built against CPU mode's header: the judge draws and encodes B with it.
+$(CPU_KIT)/sparse_encode.o: common/sparse_case.cu common/sparse_encode.h common/tilelab.h common/matrix.h cpu/include/cuda_runtime.h
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -x c++ -DTL_SPARSE_ENCODER_ONLY -c $< -o $@
 # The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c common/sandbox.h common/matrix.h common/json.h common/shapes.h
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c common/sandbox.h common/matrix.h common/json.h common/shapes.h common/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c -lm -o $@
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
 # tests, with the cases run by cpu-check (cpu/hidden_cases.c). The tests'
 # objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
 # The CUDA headers only declare types here: nothing of CUDA is linked.
-$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c -lm -o $@
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.

@@ -94,6 +94,32 @@ static void fail(const char *what)
     exit(1);
 }
 
+/* Takes `__attribute__((aligned(N)))` (what __align__(N) expands to) or
+ * `alignas(N)` out of a __shared__ declaration's type, into `align` (N, or
+ * "0" when there is none): a template argument cannot carry an attribute,
+ * so the block's copy gets the alignment from shared_array instead. */
+static void take_align(char *type, char *align, size_t len)
+{
+    static const char *const forms[][2] = {{"__attribute__((aligned(", ")))"}, {"alignas(", ")"}};
+    snprintf(align, len, "0");
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        char *at = strstr(type, forms[f][0]);
+        if (!at || (at > type && ident((unsigned char)at[-1])))
+            continue;
+        char *e = at + strlen(forms[f][0]);
+        int d = 0;
+        char *x = e;
+        for (; *x && !(d == 0 && *x == ')'); x++)
+            d += *x == '(' ? 1 : *x == ')' ? -1 : 0;
+        size_t close = strlen(forms[f][1]);
+        if (strncmp(x, forms[f][1], close) != 0)
+            fail("an alignment in a __shared__ declaration the source step cannot read");
+        snprintf(align, len, "(%.*s)", (int)(x - e), e);
+        memmove(at, x + close, strlen(x + close) + 1);
+        return;
+    }
+}
+
 /* The __shared__ declaration at pos (just past the keyword), up to its ';'. */
 static void shared_decl(int is_extern)
 {
@@ -115,6 +141,7 @@ static void shared_decl(int is_extern)
 
     /* Split into declarators at top-level commas; the first holds the type. */
     char *type = NULL;
+    char align[256] = "0";
     size_t s = start;
     d = 0;
     for (size_t i = start; i <= end; i++) {
@@ -135,9 +162,10 @@ static void shared_decl(int is_extern)
             name_start--;
         if (name_start == name_end)
             fail("a __shared__ declaration the source step cannot read");
-        if (!type)
+        if (!type) {
             type = trimmed(decl, name_start);
-        else if (name_start != 0)
+            take_align(type, align, sizeof align);
+        } else if (name_start != 0)
             fail("a pointer or qualifier in the second declarator of a __shared__ declaration");
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(name_end - name_start), decl + name_start);
@@ -151,8 +179,8 @@ static void shared_decl(int is_extern)
         } else {
             snprintf(buf, sizeof buf,
                      "auto &%s = *::tlc::shared_array<%s %s>([] { static char k; return &k; }(), "
-                     "\"%s\", \"%s\", %ld); ",
-                     name, type, dims, name, file, line);
+                     "\"%s\", \"%s\", %ld, %s); ",
+                     name, type, dims, name, file, line, align);
         }
         puts_(buf);
         free(decl);

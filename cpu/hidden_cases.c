@@ -1,6 +1,6 @@
 /*
  * hidden_cases.c — the case API the hidden tests call (transpose_case.h,
- * matmul_case.h, supersteps_case.h), for CPU mode: each case is one run of
+ * matmul_case.h, supersteps_case.h, sparse_case.h), for CPU mode: each case is one run of
  * CPU mode's check (build/cpu/cpu-check, beside this program) on the
  * student's CPU worker (TILELAB_WORKER), which seeds, runs, checks and
  * reruns it in a shuffled thread order. Linked with grader/hidden.c and the
@@ -18,6 +18,7 @@
 #include "json.h"
 #include "matmul_case.h"
 #include "remote.h"
+#include "sparse_case.h"
 #include "supersteps_case.h"
 #include "transpose_case.h"
 
@@ -31,7 +32,7 @@
 #include <unistd.h>
 
 #ifndef TL_CPU_KIND
-#error "build with -DTL_CPU_KIND=\"transpose\" (or matmul, supersteps): cpu/cpu.mk"
+#error "build with -DTL_CPU_KIND=\"transpose\" (or matmul, supersteps, sparse): cpu/cpu.mk"
 #endif
 
 /* The kit's own calls hidden.c makes: no CUDA and no GPU workers here. */
@@ -46,6 +47,10 @@ void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K
 void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K)
 {
     (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
+}
+void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
+{
+    (void)A, (void)Bt, (void)pattern, (void)C, (void)M, (void)N, (void)K;
 }
 
 const char *const tl_clinic_names[TL_CLINIC_COUNT] = {"reverse", "sums", "pairs"};
@@ -134,11 +139,14 @@ static tl_case_result run_check(const char *shape, uint64_t seed, const char *co
         const tl_json *f = tl_json_get(report, "findings");
         const char *finding = f && f->child ? tl_json_string(f->child, "text", NULL) : NULL;
         const char *lab = getenv("TILELAB_LAB"), *kind = TL_CPU_KIND;
+        char again[256] = "";   /* lab 7: the case's own options (unit, shape, zeros) */
+        for (const char *const *a = argv + 12; !strcmp(kind, "sparse") && *a; a++)
+            snprintf(again + strlen(again), sizeof again - strlen(again), " %s", *a);
         set(&r, v, "shape %s: %s: %s (CPU mode)%s%s. Next: run build/%s --cpu%s%s to see every finding with its line.",
             shape, tl_json_string(c, "verdict", "?"), tl_json_string(c, "message", ""),
             finding ? "; CPU mode found: " : "", finding ? finding : "", lab ? lab : "labN",
-            !strcmp(kind, "transpose") ? " --shape " : !strcmp(kind, "matmul") ? " --mnk " : "",
-            !strcmp(kind, "supersteps") ? "" : shape);
+            !strcmp(kind, "sparse") ? again : !strcmp(kind, "transpose") ? " --shape " : !strcmp(kind, "matmul") ? " --mnk " : "",
+            !strcmp(kind, "supersteps") || !strcmp(kind, "sparse") ? "" : shape);
     }
     tl_json_free(report);
     return r;
@@ -205,6 +213,8 @@ tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape asked, uint64_
     int n = 2;
     if (launch == launch_matmul_dbuf)
         args[n++] = "--unit", args[n++] = "dbuf";
+    else if (!strcmp(TL_CPU_KIND, "sparse"))   /* lab 7, part 1 */
+        args[n++] = "--unit", args[n++] = "dense";
     if (inputs == TL_MM_NAN_INF)
         args[n++] = "--nan-inf";
     return run_check(shape, seed, args);
@@ -242,4 +252,27 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
 {
     (void)launch;
     return tl_inplace_case(n, seed);
+}
+
+/* Lab 7, part 2: launch_matmul_sparse, B drawn and encoded by the check as the
+ * GPU's tests do (sparse_encode.h), the shape capped as a matmul's. */
+tl_case_result tl_sparse_case(tl_mm_shape asked, uint64_t seed, tl_sparsity kind, double density)
+{
+    static const char *const names[] = {"dense", "zero", "blocks", "values", "along-k"};
+    char from[64], shape[64], zeros[64], dens[32];
+    tl_mm_shape s = tl_cpu_cap_mm_shape(asked);
+    snprintf(from, sizeof from, "%dx%dx%d", asked.m, asked.k, asked.n);
+    snprintf(shape, sizeof shape, "%dx%dx%d", s.m, s.k, s.n);
+    if (s.m != asked.m || s.k != asked.k || s.n != asked.n)
+        note_cap(from, shape);
+    snprintf(zeros, sizeof zeros, "%s", (unsigned)kind < 5 ? names[kind] : "along-k");
+    snprintf(dens, sizeof dens, "%g", density);
+    const char *args[] = {"--unit", "sparse", "--mnk", shape, "--sparsity", zeros, "--density", dens, NULL};
+    /* The message names the zeros as the GPU's does (sparse_case.cu). */
+    char named[160];
+    if (kind == TL_SPARSE_BLOCKS || kind == TL_SPARSE_ELEMENTS)
+        snprintf(named, sizeof named, "%s (MxKxN), B with %s, density %g", shape, tl_sparsity_name(kind), density);
+    else
+        snprintf(named, sizeof named, "%s (MxKxN), B %s", shape, tl_sparsity_name(kind));
+    return run_check(named, seed, args);
 }

@@ -6,13 +6,16 @@
  * barriers not every thread reaches, out-of-bounds accesses (each with the
  * lab file's lines) and the memory counters ncu would read.
  *
- *   cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID]
+ *   cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID]
  *             [--source FILE] [--shape RxC ... | --mnk MxKxN | --n N]
  *             [--unit NAME] [--nan-inf] [--counters RxC|MxKxN|N] [--no-counters]
+ *             [--sparsity dense|zero|blocks|values|along-k] [--density D]
  *             [--seed S] [--timeout S] [--json FILE] [--ncu-csv FILE]
  *             [--sanitizer-logs DIR]
  *
- * --unit: one of lab 5's kernels (reverse, sums, pairs, inplace, dbuf).
+ * --unit: one of lab 5's kernels (reverse, sums, pairs, inplace, dbuf), or
+ * of lab 7's (dense: launch_matmul; sparse: launch_matmul_sparse, B drawn
+ * with --sparsity's zeros and encoded by the kit's encoder, sparse_encode.h).
  * For ./grade --cpu: --ncu-csv writes the counters as ncu --csv does,
  * --sanitizer-logs the findings as compute-sanitizer's tools would.
  *
@@ -25,6 +28,7 @@
 #include "protocol.h"
 #include "shapes.h"
 #include "sandbox.h"
+#include "sparse_encode.h"
 
 #include <errno.h>
 #include <float.h>
@@ -51,6 +55,11 @@ static int timeouts;
 static uint64_t seed = 1;
 /* --nan-inf: one NaN in A and one +Inf in B of a matmul (the hidden test m09), which must reach C as IEEE says. */
 static int nan_inf;
+/* Lab 7 (--kind sparse): the zeros of B in a sparse case (--sparsity, --density);
+ * the case's B, zeros in, for the reference. */
+static tl_sparsity sparsity = TL_SPARSE_ALONG_K;
+static double density = 0.5;
+static float *sparse_b;
 
 /* ---- running one case in a worker --------------------------------------- */
 typedef struct {
@@ -507,12 +516,23 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     switch (op) {
     case TLC_TRANSPOSE: n_in = n_out = (uint32_t)a * b; cols = a; break;
     case TLC_MATMUL: case TLC_MATMUL_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; cols = b; break;
+    case TLC_MATMUL_SPARSE: n_in = (uint32_t)a * c + (uint32_t)tl_sparse_encoded_floats(c, b); n_out = (uint32_t)a * b; cols = b; break;
     case TLC_BLOCK_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
     case TLC_TRANSPOSE_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
     default: n_in = n_out = a; cols = a; break;
     }
     float *in = malloc(((size_t)n_in + 1) * sizeof(float));
-    tl_fill_seeded(in, n_in, seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b);
+    uint64_t case_seed = seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b;
+    if (op == TLC_MATMUL_SPARSE) {   /* A, then B drawn and encoded as the GPU's tests do (sparse_case.cu) */
+        free(sparse_b);
+        sparse_b = malloc(((size_t)c * b + 1) * sizeof(float));
+        tl_fill_seeded(in, (size_t)a * c, case_seed);
+        tl_fill_seeded(sparse_b, (size_t)c * b, case_seed ^ 0x5EEDB);
+        tl_sparse_make_b(sparse_b, c, b, sparsity, density, case_seed ^ 0x5BA55E);
+        tl_sparse_encode(sparse_b, c, b, in + (size_t)a * c);
+    } else {
+        tl_fill_seeded(in, n_in, case_seed);
+    }
     if (nan_inf && (op == TLC_MATMUL || op == TLC_MATMUL_DBUF)) {
         uint64_t r = tl_splitmix64(seed);
         in[r % ((uint64_t)a * c)] = NAN;
@@ -596,6 +616,9 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         } else if (op == TLC_MATMUL || op == TLC_MATMUL_DBUF) {
             free(want);
             want = ref_matmul(in, in + (size_t)a * c, a, b, c, bound);
+        } else if (op == TLC_MATMUL_SPARSE) {
+            free(want);
+            want = ref_matmul(in, sparse_b, a, b, c, bound);
         } else if (op == TLC_REVERSE_BLOCKS) {
             for (int i = 0; i < a; i++) {
                 int chunk = i / CHUNK * CHUNK, len = a - chunk < CHUNK ? a - chunk : CHUNK;
@@ -779,8 +802,9 @@ static void remove_work_dir(void)
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps [--lab ID] [--source FILE]\n"
-                "       [--shape RxC | --mnk MxKxN | --n N] [--counters SHAPE | --no-counters] [--seed S]\n"
+    fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID] [--source FILE]\n"
+                "       [--shape RxC | --mnk MxKxN | --n N] [--unit NAME] [--counters SHAPE | --no-counters]\n"
+                "       [--sparsity dense|zero|blocks|values|along-k] [--density D] [--seed S]\n"
                 "       [--timeout S] [--json FILE]\n");
 }
 
@@ -808,6 +832,18 @@ int main(int argc, char **argv)
         else if (OPT("--counters")) counters_shape = v;
         else if (!strcmp(o, "--no-counters")) no_counters = 1;
         else if (OPT("--seed")) seed = strtoull(v, NULL, 10);
+        else if (OPT("--sparsity")) {
+            static const char *const names[] = {"dense", "zero", "blocks", "values", "along-k"};
+            int k = 0;
+            while (k < 5 && strcmp(v, names[k]))
+                k++;
+            if (k == 5) {
+                fprintf(stderr, "cpu-check: --sparsity is dense, zero, blocks, values or along-k\n");
+                return 2;
+            }
+            sparsity = (tl_sparsity)k;
+        }
+        else if (OPT("--density")) density = atof(v);
         else if (OPT("--timeout")) timeout_s = atof(v);
         else if (OPT("--json")) json_path = v;
         else if (!strcmp(o, "--help") || !strcmp(o, "-h")) { usage(stdout); return 0; }
@@ -831,7 +867,8 @@ int main(int argc, char **argv)
     {   /* the shapes, checked before anything runs */
         tl_shape s;
         tl_mm_shape m;
-        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul") || (unit && !strcmp(unit, "dbuf"));
+        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul") || !strcmp(kind, "sparse") ||
+                                                            (unit && !strcmp(unit, "dbuf"));
         if ((shape && (!transpose || tl_parse_shape(shape, &s))) || (mnk && (!matmul || tl_parse_mm_shape(mnk, &m))) ||
             (counters_shape && transpose && tl_parse_shape(counters_shape, &s)) ||
             (counters_shape && matmul && tl_parse_mm_shape(counters_shape, &m))) {
@@ -919,8 +956,44 @@ int main(int argc, char **argv)
         CASE(TLC_TRANSPOSE_INPLACE, 96, 0, 0, 0, "transpose_inplace %dx%d", 96, 96);
         CASE(TLC_MATMUL_DBUF, 31, 35, 33, 0, "matmul_dbuf %dx%dx%d", 31, 33, 35);
         CASE(TLC_MATMUL_DBUF, 64, 64, 64, 0, "matmul_dbuf %dx%dx%d", 64, 64, 64);
+    } else if (!strcmp(kind, "sparse")) {   /* lab 7: two kernels, the rubric's units dense and sparse */
+        static const char *const zeros[] = {"no zeros", "all zero", "zero K-blocks", "zero values", "changing along K"};
+        tl_mm_shape s;
+        if (unit && strcmp(unit, "dense") && strcmp(unit, "sparse")) {
+            fprintf(stderr, "cpu-check: unknown unit '%s' (dense or sparse)\n", unit);
+            return 2;
+        }
+        if (mnk && tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
+        int dense = !unit || !strcmp(unit, "dense"), sparse = !unit || !strcmp(unit, "sparse");
+        if (mnk) {
+            if (dense)
+                CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
+            char dens[32] = "";
+            if (sparsity == TL_SPARSE_BLOCKS || sparsity == TL_SPARSE_ELEMENTS)
+                snprintf(dens, sizeof dens, ", density %g", density);
+            if (sparse)
+                CASE(TLC_MATMUL_SPARSE, s.m, s.n, s.k, 0, "sparse %dx%dx%d (B %s%s)", s.m, s.k, s.n,
+                     zeros[sparsity], dens);
+        } else {
+            static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
+            if (dense)
+                for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
+                    CASE(TLC_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "dense %dx%dx%d", visible[i].m,
+                         visible[i].k, visible[i].n);
+            /* Every kind of zeros once, on shapes with partial tiles and a K tail. */
+            static const struct { tl_mm_shape s; tl_sparsity z; double d; } cases[] = {
+                {{1, 1, 1}, TL_SPARSE_DENSE, 1}, {{31, 35, 33}, TL_SPARSE_ALONG_K, 0},
+                {{64, 64, 64}, TL_SPARSE_BLOCKS, 0.5}, {{61, 130, 67}, TL_SPARSE_ELEMENTS, 0.5},
+                {{130, 203, 129}, TL_SPARSE_ZERO, 0}};
+            if (sparse)
+                for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+                    sparsity = cases[i].z, density = cases[i].d;
+                    CASE(TLC_MATMUL_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
+                         cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
+                }
+        }
     } else {
-        fprintf(stderr, "cpu-check: unknown kind '%s' (transpose, matmul or supersteps)\n", kind);
+        fprintf(stderr, "cpu-check: unknown kind '%s' (transpose, matmul, supersteps or sparse)\n", kind);
         return 2;
     }
 #undef CASE

@@ -23,7 +23,9 @@ enum tlc_op {
     TLC_BLOCK_SUMS,        /* a n: in n -> out ceil(n / TL_CHUNK) */
     TLC_PAIR_SUMS,         /* a n: in n -> out n */
     TLC_TRANSPOSE_INPLACE, /* a n: in n*n -> out n*n, one buffer */
-    TLC_MATMUL_DBUF        /* as TLC_MATMUL */
+    TLC_MATMUL_DBUF,       /* as TLC_MATMUL */
+    TLC_MATMUL_SPARSE      /* a M, b N, c K: in A (M*K) then Bt and its patterns as the kit encodes them
+                              (tl_sparse_encoded_floats(K, N) floats, sparse_case.h) -> out M*N */
 };
 
 typedef struct {

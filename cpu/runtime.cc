@@ -19,7 +19,9 @@
  *   races    a shadow word per 4 bytes of shared memory: last writer and
  *            reader with their barrier epoch; two accesses by different
  *            threads in one epoch, one of them a write, are a race (a
- *            __syncwarp between them orders lanes of one warp);
+ *            __syncwarp between them orders lanes of one warp); a word
+ *            accessed in parts (bytes, shorts) is tracked per byte from
+ *            then on, so a race needs the bytes to overlap;
  *   barriers all threads waiting must wait at the same __syncthreads, and a
  *            barrier that threads exited without reaching is reported;
  *   bounds   a global access outside every cudaMalloc'd allocation, or a
@@ -185,13 +187,15 @@ struct Fiber {
     uint3 idx;
     std::vector<Rec> recs;
 };
-/* Per 4-byte word of shared memory: its last writer, and its readers since
+/* Per 4-byte word of shared memory (and, for a word accessed in parts, per
+ * byte: Worker::byte_shadow): its last writer, and its readers since
  * then in this barrier epoch: r_tid one reader or MANY, r_warp their one warp
  * or MANY, r_wep the warp epoch of the latest read; two readers (first,
  * latest other) kept to name in a report. */
 struct Shadow {
     uint32_t w_epoch, r_epoch, w_pc, w_wep, r_wep, r_pc[2];
     uint16_t w_tid, r_tid, r_warp, r_who[2];
+    uint8_t split;   /* 1: tracked per byte (Worker::byte_shadow) since an access took part of it */
 };
 struct Array {
     uintptr_t lo, hi;
@@ -248,6 +252,7 @@ struct Worker {
     size_t sh_used;
     std::vector<Array> arrays;
     Shadow *shadow;
+    Shadow *byte_shadow;   /* 4 per word, used from a word's first access to part of it */
     uint32_t clock = 0, epoch = 0, wep[MAX_THREADS / 32];
     bool aborted = false;
     Findings found;
@@ -260,7 +265,8 @@ struct Worker {
                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         sh_region = (char *)mmap(nullptr, SHARED_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         shadow = (Shadow *)calloc(SHARED_ARENA / 4, sizeof(Shadow));
-        if (stacks == MAP_FAILED || sh_region == MAP_FAILED || !shadow) {
+        byte_shadow = (Shadow *)calloc(SHARED_ARENA, sizeof(Shadow));   /* its pages mapped as used */
+        if (stacks == MAP_FAILED || sh_region == MAP_FAILED || !shadow || !byte_shadow) {
             fprintf(stderr, "CPU mode: no memory for a block's stacks\n");
             _exit(2);
         }
@@ -628,8 +634,9 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
     auto ordered = [&](uint16_t other_warp, uint32_t other_wep) {
         return other_warp == warp && other_wep != wep;
     };
-    for (uintptr_t word = (a - w->sh_base) >> 2; word <= (a + size - 1 - w->sh_base) >> 2; word++) {
-        Shadow &s = w->shadow[word];
+    /* One shadow checked and updated: a word's, or one byte's of a split word;
+     * `at` is its first byte's offset from sh_base. */
+    auto track = [&](Shadow &s, uintptr_t at) __attribute__((always_inline)) {
         uint32_t prior_pc = 0;
         unsigned prior_tid = 0;
         int writes = 0;
@@ -647,7 +654,7 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
                 r.block = w->block_id;
                 r.t1 = prior_tid;
                 r.t2 = tid;
-                r.offset = (unsigned)(word * 4 + w->sh_base - arr->lo);
+                r.offset = (unsigned)(at + w->sh_base - arr->lo);
                 r.array = element_name(*arr, r.offset);
             }
         }
@@ -663,6 +670,26 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
                 s.r_warp = MANY;
             s.r_wep = wep;
         }
+    };
+    const uintptr_t lo = a - w->sh_base, hi = lo + size;   /* the bytes [lo, hi) */
+    for (uintptr_t word = lo >> 2; word <= (hi - 1) >> 2; word++) {
+        Shadow &s = w->shadow[word];
+        const uintptr_t b0 = word * 4;
+        if (!s.split && lo <= b0 && b0 + 4 <= hi) {   /* a whole word, as the labs' floats are */
+            track(s, b0);
+            continue;
+        }
+        /* Part of a word (a byte, a short), or a word some access split before:
+         * byte by byte from here on, so threads storing different bytes of
+         * one word do not race; each byte starts with the word's history. */
+        Shadow *bytes = &w->byte_shadow[b0];
+        if (!s.split) {
+            s.split = 1;
+            for (int i = 0; i < 4; i++)
+                bytes[i] = s;
+        }
+        for (uintptr_t b = std::max(lo, b0); b < std::min(hi, b0 + 4); b++)
+            track(bytes[b - b0], b);
     }
     if (g_counting)
         f->recs.push_back(Rec{a, pc, (uint8_t)size, (uint8_t)(REC_SHARED | (write ? REC_WRITE : 0) | ((f->tid % 32) << 3))});

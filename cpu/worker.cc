@@ -13,6 +13,7 @@
 #include "protocol.h"
 #include "runtime.h"
 #include "sandbox.h"
+#include "tilelab.h"   /* TL_SPARSE_BT_FLOATS: where lab 7's patterns start */
 
 #include <cuda_runtime.h>
 #include <signal.h>
@@ -31,6 +32,7 @@ void launch_block_sums(const float *, float *, int) __attribute__((weak));
 void launch_pair_sums(const float *, float *, int) __attribute__((weak));
 void launch_transpose_inplace(float *, int) __attribute__((weak));
 void launch_matmul_dbuf(const float *, const float *, float *, int, int, int) __attribute__((weak));
+void launch_matmul_sparse(const float *, const float *, const unsigned char *, float *, int, int, int) __attribute__((weak));
 }
 
 static int reply_fd = -1;
@@ -117,14 +119,21 @@ int main(void)
     tlc_configure(q.counting, threads ? (unsigned)atoi(threads) : 0, (uint32_t)q.order);
     tlc_start();
 
-    float *d_in = NULL, *d_out = NULL;
+    float *d_in = NULL, *d_out = NULL, *d_bt = NULL;
     int inplace = q.op == TLC_TRANSPOSE_INPLACE;
-    if (cudaMalloc((void **)&d_in, ((size_t)q.n_in + !q.n_in) * sizeof(float)) ||
+    /* Lab 7: A, and Bt with its patterns, each in an allocation of its own, as
+     * the GPU's tests have them (Bt's rows start on 32 bytes; reading past A is
+     * out of bounds). */
+    size_t n_first = q.op == TLC_MATMUL_SPARSE && (size_t)q.a * q.c < q.n_in ? (size_t)q.a * q.c : q.n_in;
+    if (cudaMalloc((void **)&d_in, (n_first + !n_first) * sizeof(float)) ||
+        (n_first < q.n_in && cudaMalloc((void **)&d_bt, (q.n_in - n_first) * sizeof(float))) ||
         (!inplace && cudaMalloc((void **)&d_out, ((size_t)q.n_out + !q.n_out) * sizeof(float)))) {
         fprintf(stderr, "CPU worker: no memory for %u + %u floats\n", q.n_in, q.n_out);
         return 2;
     }
-    cudaMemcpy(d_in, in, (size_t)q.n_in * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_in, in, n_first * sizeof(float), cudaMemcpyHostToDevice);
+    if (d_bt)
+        cudaMemcpy(d_bt, in + n_first, (q.n_in - n_first) * sizeof(float), cudaMemcpyHostToDevice);
     if (inplace)
         d_out = d_in;
     else
@@ -162,6 +171,13 @@ int main(void)
     case TLC_MATMUL_DBUF:
         if (!(missing = !launch_matmul_dbuf))
             launch_matmul_dbuf(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
+        break;
+    /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same
+     * buffer, found as the GPU's worker finds them (common/worker.cu). */
+    case TLC_MATMUL_SPARSE:
+        if (!(missing = !launch_matmul_sparse || !d_bt))
+            launch_matmul_sparse(A, d_bt, (const unsigned char *)(d_bt + TL_SPARSE_BT_FLOATS(q.c, q.b)), d_out, q.a,
+                                 q.b, q.c);
         break;
     case TLC_REVERSE_BLOCKS:
         if (!(missing = !launch_reverse_blocks))

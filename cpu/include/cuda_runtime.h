@@ -35,6 +35,9 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+/* As nvcc's host pass has it; in a __shared__ declaration the source step
+ * (cpu/cudafe.c) takes it out and gives the block's copy that alignment. */
+#define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
 
 struct uint3 { unsigned x, y, z; };
@@ -52,6 +55,34 @@ inline float2 make_float2(float x, float y) { return float2{x, y}; }
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 inline int2 make_int2(int x, int y) { return int2{x, y}; }
 inline int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
+/* The other vector types a lab file may name, with CUDA's sizes and alignments. */
+struct alignas(8) uint2 { unsigned x, y; };
+struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(2) uchar2 { unsigned char x, y; };
+struct alignas(4) uchar4 { unsigned char x, y, z, w; };
+struct alignas(2) char2 { signed char x, y; };
+struct alignas(4) char4 { signed char x, y, z, w; };
+struct alignas(4) ushort2 { unsigned short x, y; };
+struct alignas(8) ushort4 { unsigned short x, y, z, w; };
+struct alignas(4) short2 { short x, y; };
+struct alignas(8) short4 { short x, y, z, w; };
+struct float3 { float x, y, z; };
+struct int3 { int x, y, z; };
+struct alignas(16) double2 { double x, y; };
+inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+inline uchar2 make_uchar2(unsigned char x, unsigned char y) { return uchar2{x, y}; }
+inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) { return uchar4{x, y, z, w}; }
+inline char2 make_char2(signed char x, signed char y) { return char2{x, y}; }
+inline char4 make_char4(signed char x, signed char y, signed char z, signed char w) { return char4{x, y, z, w}; }
+inline ushort2 make_ushort2(unsigned short x, unsigned short y) { return ushort2{x, y}; }
+inline ushort4 make_ushort4(unsigned short x, unsigned short y, unsigned short z, unsigned short w) { return ushort4{x, y, z, w}; }
+inline short2 make_short2(short x, short y) { return short2{x, y}; }
+inline short4 make_short4(short x, short y, short z, short w) { return short4{x, y, z, w}; }
+inline float3 make_float3(float x, float y, float z) { return float3{x, y, z}; }
+inline int3 make_int3(int x, int y, int z) { return int3{x, y, z}; }
+inline double2 make_double2(double x, double y) { return double2{x, y}; }
 
 /* The running CUDA thread's indices: set by the scheduler before it resumes
  * a thread. One copy per OS thread; a block runs on one OS thread only. */
@@ -138,13 +169,14 @@ void run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry entry, v
  * extents (rank 0 to 4), so a report can name an element as tile[3][5]. */
 void *shared_static(const void *key, size_t bytes, size_t align, const char *name, const char *file, int line,
                     size_t element = 1, int rank = 0, const size_t *extents = nullptr);
-template <class A> A *shared_array(const void *key, const char *name, const char *file, int line)
+/* `align`: the declaration's own __align__(n), or 0. */
+template <class A> A *shared_array(const void *key, const char *name, const char *file, int line, size_t align = 0)
 {
     typedef typename std::remove_all_extents<A>::type E;
     static_assert(std::rank<A>::value <= 4, "not supported in CPU mode: a __shared__ array of more than 4 dimensions");
     const size_t extents[4] = {std::extent<A, 0>::value, std::extent<A, 1>::value, std::extent<A, 2>::value,
                                std::extent<A, 3>::value};
-    return (A *)shared_static(key, sizeof(A), alignof(E), name, file, line, sizeof(E), (int)std::rank<A>::value, extents);
+    return (A *)shared_static(key, sizeof(A), align > alignof(E) ? align : alignof(E), name, file, line, sizeof(E), (int)std::rank<A>::value, extents);
 }
 void *shared_dynamic(const char *name, const char *file, int line, size_t element = 1);
 

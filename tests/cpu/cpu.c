@@ -480,8 +480,18 @@ Test(cpu_cudafe, every_declarator_of_a_shared_declaration_gets_one_copy_per_bloc
     cr_expect(strstr(out, "auto &a = *::tlc::shared_array<float [2][33]>("), "%s", out);
     cr_expect(strstr(out, "auto &b = *::tlc::shared_array<float [8]>("), "%s", out);
     cr_expect(strstr(out, "auto &n = *::tlc::shared_array<int >("), "%s", out);
-    cr_expect(strstr(out, "\"lab.cu\", 3)"), "the line of n's declaration: %s", out);
+    cr_expect(strstr(out, "\"lab.cu\", 3, 0)"), "the line of n's declaration (and no alignment asked): %s", out);
     cr_expect_eq(tool_newlines(out), 5, "lines added or lost:\n%s", out);
+}
+
+/* Lab 7: __align__(16) on a shared tile read as float4 reaches the array's allocation. */
+Test(cpu_cudafe, an_aligned_shared_array_keeps_its_alignment)
+{
+    int status;
+    /* as the preprocessor leaves it: the shim defines __align__(n) as the attribute */
+    const char *out = cudafe("aligned", "void k() {\n  __shared__ __attribute__((aligned(16))) float t[4][8];\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "float [4][8]>(") && strstr(out, "\"lab.cu\", 2, (16))"), "%s", out);
 }
 
 Test(cpu_cudafe, extern_shared_is_the_dynamic_part)
