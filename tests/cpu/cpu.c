@@ -541,6 +541,19 @@ Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
 /* A race the thread order hides (each thread reads what its left neighbour,
  * run just before it, wrote): right in thread order, wrong in the shuffled
  * one, and reported as a race either way. */
+/* Lab 7's pattern bytes: threads storing different bytes of one 4-byte word
+ * do not race (the tracking is per byte where a word is accessed in parts);
+ * two threads storing the same byte do. */
+Test(cpu_checks, different_bytes_of_one_word_do_not_race_the_same_byte_does)
+{
+    run own = cpu_check("lab5", "tests/cpu/fixtures/byte_flags.cu", "--n 2000", "");
+    const tl_json *c = result(&own, "pair_sums n=2000");
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "ok", "%s", run_log(&own));
+    cr_expect_eq(tl_json_number(c, "findings", -1), 0, "a finding on bytes no two threads share:\n%s", run_log(&own));
+    run same = cpu_check("lab5", "tests/cpu/fixtures/byte_flags_same_byte.cu", "--n 2000", "");
+    cr_expect(finding(&same, "race", 14, 14), "no race on the byte two threads store (line 14):\n%s", run_log(&same));
+}
+
 Test(cpu_checks, the_shuffled_order_shows_a_race_thread_order_hides)
 {
     run r = cpu_check("lab5", "tests/cpu/fixtures/left_neighbour.cu", "--n 2000", "");
