@@ -104,26 +104,19 @@ size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_sh
     return wrong;
 }
 
-/* Host and device copies of one matrix. */
-typedef struct {
-    float *host;
-    tl_devbuf dev;
-} matrix;
-
-static void matrix_alloc(matrix *x, size_t n)
+void tl_case_matrix_alloc(tl_case_matrix *x, size_t n)
 {
     x->host = HOST_FLOATS(n, "host matrix");
     tl_devbuf_alloc(&x->dev, n);
 }
 
-static void matrix_free(matrix *x)
+void tl_case_matrix_free(tl_case_matrix *x)
 {
     free(x->host);
     tl_devbuf_free(&x->dev);   /* no CUDA call: safe after a fatal verdict too */
 }
 
-/* An input must come back as it went in: guards and every value. */
-static int input_unchanged(matrix *x, const char *name, const char *shape, tl_case_result *r)
+int tl_case_input_unchanged(tl_case_matrix *x, const char *name, const char *shape, tl_case_result *r)
 {
     char detail[512];
     float *now = HOST_FLOATS(x->dev.n, "input copy");
@@ -149,10 +142,10 @@ tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape s, uint64_t se
     tl_case_result r;
     char shape[48], detail[768];
     snprintf(shape, sizeof shape, "%dx%dx%d (MxKxN)", s.m, s.k, s.n);
-    matrix a, b, c;
-    matrix_alloc(&a, (size_t)s.m * s.k);
-    matrix_alloc(&b, (size_t)s.k * s.n);
-    matrix_alloc(&c, (size_t)s.m * s.n);
+    tl_case_matrix a, b, c;
+    tl_case_matrix_alloc(&a, (size_t)s.m * s.k);
+    tl_case_matrix_alloc(&b, (size_t)s.k * s.n);
+    tl_case_matrix_alloc(&c, (size_t)s.m * s.n);
     tl_fill_seeded(a.host, a.dev.n, seed);
     tl_fill_seeded(b.host, b.dev.n, seed ^ 0x5EEDB);
     if (inputs == TL_MM_NAN_INF) {
@@ -176,16 +169,16 @@ tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape s, uint64_t se
             tl_case_set(&r, TL_CASE_OUT_OF_BOUNDS, "shape %s: %s. Next: threads outside C must not store; "
                         "check the bounds test covers both row < M and col < N (handout: Partial tiles).",
                         shape, detail);
-        } else if (input_unchanged(&a, "A", shape, &r) == 0 && input_unchanged(&b, "B", shape, &r) == 0) {
+        } else if (tl_case_input_unchanged(&a, "A", shape, &r) == 0 && tl_case_input_unchanged(&b, "B", shape, &r) == 0) {
             size_t wrong = tl_matmul_verify(a.host, b.host, c.host, s, seed, detail, sizeof detail);
             if (wrong)
                 tl_case_set(&r, TL_CASE_WRONG, "shape %s: %zu checked element%s wrong; the first: %s", shape,
                             wrong, wrong == 1 ? "" : "s", detail);
         }
     }
-    matrix_free(&a);
-    matrix_free(&b);
-    matrix_free(&c);
+    tl_case_matrix_free(&a);
+    tl_case_matrix_free(&b);
+    tl_case_matrix_free(&c);
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "case.h"
+#include "devbuf.h"
 #include "shapes.h"
 #include "bench.h"
 #include "tilelab.h"
@@ -48,6 +49,18 @@ static inline tl_case_result tl_matmul_case(tl_mm_shape s, uint64_t seed, int in
 size_t tl_matmul_verify(const float *A, const float *B, const float *C, tl_mm_shape s, uint64_t seed,
                         char *why, size_t len);
 
+
+/* Host and device copies of one matrix of a checked case (lab 4's, lab 7's). */
+typedef struct {
+    float *host;
+    tl_devbuf dev;
+} tl_case_matrix;
+void tl_case_matrix_alloc(tl_case_matrix *x, size_t n);
+void tl_case_matrix_free(tl_case_matrix *x);   /* no CUDA call: safe after a fatal verdict too */
+
+/* An input must come back as it went in, guards and every value: 0, or -1
+ * with r set (out of bounds or input changed, naming `name`). */
+int tl_case_input_unchanged(tl_case_matrix *x, const char *name, const char *shape, tl_case_result *r);
 
 /* The work a benchmark times: one launch (see bench.h). */
 typedef struct {

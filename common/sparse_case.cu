@@ -79,46 +79,6 @@ void tl_sparse_encode(const float *B, int K, int N, float *encoded)
 }
 
 #ifndef TL_SPARSE_ENCODER_ONLY
-/* Host and device copies of one buffer. */
-typedef struct {
-    float *host;
-    tl_devbuf dev;
-} matrix;
-
-static void matrix_alloc(matrix *x, size_t n)
-{
-    x->host = HOST_FLOATS(n, "host matrix");
-    tl_devbuf_alloc(&x->dev, n);
-}
-
-static void matrix_free(matrix *x)
-{
-    free(x->host);
-    tl_devbuf_free(&x->dev);   /* no CUDA call: safe after a fatal verdict too */
-}
-
-/* An input must come back as it went in: guards and every value. */
-static int input_unchanged(matrix *x, const char *name, const char *shape, tl_case_result *r)
-{
-    char detail[512];
-    float *now = HOST_FLOATS(x->dev.n, "input copy");
-    tl_guard_report g = tl_devbuf_download(&x->dev, now);
-    size_t changed = (size_t)-1;
-    for (size_t i = 0; i < x->dev.n && changed == (size_t)-1; i++)
-        if (memcmp(&now[i], &x->host[i], sizeof(float)) != 0)
-            changed = i;
-    free(now);
-    if (!g.count && changed == (size_t)-1)
-        return 0;
-    if (g.count)
-        tl_describe_guard(&g, name, x->dev.n, detail, sizeof detail);
-    else
-        snprintf(detail, sizeof detail, "%s changed at element %zu", name, changed);
-    tl_case_set(r, g.count ? TL_CASE_OUT_OF_BOUNDS : TL_CASE_INPUT_CHANGED, "shape %s: %s. Next: a kernel "
-                "may only write C; check which pointer your store uses.", shape, detail);
-    return -1;
-}
-
 tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, double density)
 {
     tl_case_result r;
@@ -129,10 +89,10 @@ tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, do
     else
         snprintf(shape, sizeof shape, "%dx%dx%d (MxKxN), B %s", s.m, s.k, s.n, tl_sparsity_name(kind));
     float *B = HOST_FLOATS((size_t)s.k * s.n, "B");
-    matrix a, bt, c;
-    matrix_alloc(&a, (size_t)s.m * s.k);
-    matrix_alloc(&bt, tl_sparse_encoded_floats(s.k, s.n));
-    matrix_alloc(&c, (size_t)s.m * s.n);
+    tl_case_matrix a, bt, c;
+    tl_case_matrix_alloc(&a, (size_t)s.m * s.k);
+    tl_case_matrix_alloc(&bt, tl_sparse_encoded_floats(s.k, s.n));
+    tl_case_matrix_alloc(&c, (size_t)s.m * s.n);
     tl_fill_seeded(a.host, a.dev.n, seed);
     tl_fill_seeded(B, (size_t)s.k * s.n, seed ^ 0x5EEDB);
     tl_sparse_make_b(B, s.k, s.n, kind, density, seed ^ 0x5BA55E);
@@ -154,7 +114,8 @@ tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, do
             tl_describe_guard(&g, "C", c.dev.n, detail, sizeof detail);
             tl_case_set(&r, TL_CASE_OUT_OF_BOUNDS, "shape %s: %s. Next: threads outside C must not store; "
                         "check the bounds test covers both row < M and col < N.", shape, detail);
-        } else if (input_unchanged(&a, "A", shape, &r) == 0 && input_unchanged(&bt, "Bt (or its patterns)", shape, &r) == 0) {
+        } else if (tl_case_input_unchanged(&a, "A", shape, &r) == 0 &&
+                   tl_case_input_unchanged(&bt, "Bt (or its patterns)", shape, &r) == 0) {
             size_t wrong = tl_matmul_verify(a.host, B, c.host, s, seed, detail, sizeof detail);
             if (wrong)
                 tl_case_set(&r, TL_CASE_WRONG, "shape %s: %zu checked element%s wrong; the first: %s%s", shape,
@@ -165,9 +126,9 @@ tl_case_result tl_sparse_case(tl_mm_shape s, uint64_t seed, tl_sparsity kind, do
         }
     }
     free(B);
-    matrix_free(&a);
-    matrix_free(&bt);
-    matrix_free(&c);
+    tl_case_matrix_free(&a);
+    tl_case_matrix_free(&bt);
+    tl_case_matrix_free(&c);
     return r;
 }
 #endif /* TL_SPARSE_ENCODER_ONLY */
