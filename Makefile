@@ -1,12 +1,14 @@
 # tilelab — `make help` lists the targets.
 .DEFAULT_GOAL := help
-include common/toolchain.mk
-include common/kit.mk
+include mk/toolchain.mk
+include mk/kit.mk
+include mk/rubric.mk
 # CPU mode: its runtime and check are part of the kit (cpu/cpu.mk).
 include cpu/cpu.mk
 
-# The labs are the rubric files; a lab's folder is labs/<id>-*/ holding one .cu.
-LABS := $(sort $(patsubst grader/rubrics/%.rubric,%,$(wildcard grader/rubrics/*.rubric)))
+# A lab is a folder, labs/<id>-<name>/, holding its lab.rubric and one .cu:
+# the labs are the folders with a rubric.
+LABS := $(sort $(foreach r,$(wildcard labs/*/lab.rubric),$(firstword $(subst -, ,$(notdir $(r:/lab.rubric=))))))
 lab_file = $(firstword $(wildcard $(1)/$(2)-*/*.cu))
 # SOLUTION=1 builds the reference solution instead of the student's file.
 ifneq ($(filter 1 yes true,$(SOLUTION)),)
@@ -14,7 +16,7 @@ ifneq ($(filter 1 yes true,$(SOLUTION)),)
 else
   lab_src = $(call lab_file,labs,$(1))
 endif
-SUBMISSION = $(MAKE) --no-print-directory -f common/submission.mk
+SUBMISSION = $(MAKE) --no-print-directory -f mk/submission.mk
 
 # The student kit (make dist-student) has no solutions/ and no tests/: its
 # help leaves out what needs them, and the kit's own tests say where they are.
@@ -49,7 +51,7 @@ endif
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
 	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
 ifneq ($(HAVE_SOLUTIONS),)
-	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from grader/rubrics/ (after a rubric changed)"
+	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from labs/*/lab.rubric (after a rubric changed)"
 endif
 	@echo "  make deps            fetch $(DEPS_NAMES) into .deps/ now, without root (else done on first use)"
 	@echo "  make clean           remove build/"
@@ -58,7 +60,7 @@ ifeq ($(HAVE_KIT_TESTS),)
 	@echo "  (the student kit: the solutions, the kit's own tests (make test) and the instructors' targets ship with the instructor kit)"
 endif
 
-# The libraries the README's entry points link (need-* in common/toolchain.mk):
+# The libraries the README's entry points link (need-* in mk/toolchain.mk):
 # fetched into .deps/ on first use, before any rule runs (below).
 LAB_NEEDS := seccomp
 $(foreach l,$(LABS),$(eval NEEDS_$(l) := $(LAB_NEEDS)))
@@ -80,7 +82,7 @@ $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
 # ---- tests ---------------------------------------------------------------
 comma := ,
 UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_KIT := grader/rubric.c grader/counters.c grader/ptx.c common/sandbox.c common/sandbox_calls.c
+UNIT_KIT := grader/rubric.c grader/counters.c grader/ptx.c kit/sandbox.c kit/sandbox_calls.c
 $(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterion need-seccomp
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(SECCOMP_CFLAGS) $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) -lm \
@@ -96,12 +98,12 @@ $(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) 
 
 # The kit's shared objects, built here once: with -j, sub-makes that each
 # built them too would write the same files at the same time.
-KINDS := transpose matmul supersteps sparse
-KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(WORKER_KIT) \
+KINDS := $(notdir $(KIND_DIRS))
+KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(RUBRIC_TOOL) $(WORKER_KIT) \
   $(B)/tools/inspect $(B)/tools/ptx-structure \
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
-  $(patsubst grader/%_launch.cu,$(KIT)/workers/%,$(wildcard grader/*_launch.cu)) \
-  $(patsubst grader/%.cu,$(KIT)/grader/%.cu.o,$(wildcard grader/*_naive.cu)) \
+  $(patsubst %_launch.cu,$(KIT)/workers/%,$(notdir $(wildcard kinds/*/*_launch.cu))) \
+  $(patsubst %.cu,$(KIT)/grader/%.cu.o,$(notdir $(wildcard kinds/*/*_naive.cu))) \
   $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 kit: need-nvcc need-seccomp $(KIT_SHARED)
 
@@ -116,9 +118,9 @@ ifneq ($(HAVE_KIT_TESTS),)
 # CPU mode (cpu/, tests/cpu/): the lab files on the CPU, no GPU needed. The
 # CPU kit is built first, so the tests' parallel builds of lab files never build it.
 CPU_TESTS_SRC := $(wildcard tests/cpu/*.c)
-$(B)/tests/cpu: $(CPU_TESTS_SRC) $(GPU_TABLE) common/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
+$(B)/tests/cpu: $(CPU_TESTS_SRC) $(GPU_TABLE) kit/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) tests/gpu/fixtures.c common/json.c grader/counters.c -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) tests/gpu/fixtures.c kit/json.c grader/counters.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 cpu-tests: $(B)/tests/cpu cpu-kit need-seccomp
 	MAKEFLAGS= MAKELEVEL= $(B)/tests/cpu -j2
@@ -141,9 +143,9 @@ gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 # TILELAB_CPU_FALLBACK=0: their grades stop at the GPU probe, as they test
 # what comes before it (./grade in CPU mode has tests of its own, tests/cpu/).
 TOOLS_SRC := $(wildcard tests/tools/*.c)
-$(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) common/json.c common/json.h | need-criterion
+$(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) kit/json.c kit/json.h | need-criterion
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c common/json.c -lm \
+	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c kit/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 $(B)/tests/tools -j1)
@@ -159,18 +161,18 @@ endif
 
 # The grader's static checks: what a file may call and include (inspect),
 # and the structure of the kernels that ran (ptx-structure).
-include grader/inspect.mk
-include grader/ptx.mk
+include mk/inspect.mk
+include mk/ptx.mk
 
 # Instructor and self-study tools, one fragment each.
-include plots/plots.mk
-include common/dist.mk
-include grader/batch.mk
-include grader/bench.mk
-include grader/handouts.mk
+include mk/plots.mk
+include mk/dist.mk
+include mk/batch.mk
+include mk/bench.mk
+include mk/handouts.mk
 
 # ---- Criterion and libseccomp on first use ---------------------------------
-# common/deps.sh fetches what pkg-config lacks into .deps/ (apt-get download,
+# mk/deps.sh fetches what pkg-config lacks into .deps/ (apt-get download,
 # dpkg -x: no root needed); the build finds it there on its own. For the
 # README's commands, `make deps` and ./grade's `make need-criterion
 # need-seccomp`, that happens here, while the makefiles are read: a failure
@@ -178,8 +180,8 @@ include grader/handouts.mk
 # (a failing rule would end in make's own "*** Error" lines).
 DEPS_NOW := $(filter $(DEPS_MISSING),$(foreach g,$(MAKECMDGOALS),$(NEEDS_$(g)) $(patsubst need-%,%,$(filter need-%,$(g)))))
 ifneq ($(DEPS_NOW),)
-  $(info $(shell sh common/deps.sh --announce $(DEPS) $(sort $(DEPS_NOW))))
-  ifneq ($(shell sh common/deps.sh --quiet $(DEPS) $(sort $(DEPS_NOW)) && echo ok),ok)
+  $(info $(shell sh mk/deps.sh --announce $(DEPS) $(sort $(DEPS_NOW))))
+  ifneq ($(shell sh mk/deps.sh --quiet $(DEPS) $(sort $(DEPS_NOW)) && echo ok),ok)
     MAKEFLAGS += -q
   endif
 endif

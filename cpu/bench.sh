@@ -5,7 +5,7 @@
 # and the counters case) as a student would; then the two unit costs.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-sub="make -s --no-print-directory -f common/submission.mk"
+sub="make -s --no-print-directory -f mk/submission.mk"
 now() { date +%s.%N; }
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo "CPU mode on $(uname -m), $cores cores: seconds, wall clock (goal in brackets)"

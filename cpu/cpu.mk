@@ -1,10 +1,10 @@
 # cpu.mk — CPU mode (cpu/): the kit's CPU runtime and check, and one lab file
-# built for it. Included by common/submission.mk, where LAB, SRC, KIND and
+# built for it. Included by mk/submission.mk, where LAB, SRC, KIND and
 # OUT name the file; the kit's part is built once, in $(CPU_KIT).
-#   make -f common/submission.mk LAB=lab2 SRC=labs/lab2-shared-tile/transpose.cu cpu
+#   make -f mk/submission.mk LAB=lab2 SRC=labs/lab2-shared-tile/transpose.cu cpu
 CPU_KIT := $(B)/cpu
 CPU_CXX ?= g++
-CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Icommon
+CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Ikit $(addprefix -I,$(KIND_DIRS))
 # The lab file, as C++ against cpu/include/ and the public headers alone.
 # -fsanitize=thread only for the compiler's access hooks: cpu/runtime.cc
 # defines them and libtsan is never linked. -fno-tree-vectorize and
@@ -16,7 +16,7 @@ CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-fun
                  -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
 # The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
-CPU_TEST_KINDS := transpose matmul supersteps sparse
+CPU_TEST_KINDS := $(notdir $(KIND_DIRS))
 # The CUDA headers CPU mode does not emulate: each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
@@ -45,44 +45,44 @@ $(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h cpu/include/cu
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h common/sandbox.h common/tilelab.h | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
 $(CPU_KIT)/switch.o: cpu/switch_x86_64.S
 	@mkdir -p $(@D)
 	$(Q)gcc -c $< -o $@
-$(CPU_KIT)/sandbox.o: common/sandbox.c common/sandbox.h | need-seccomp
+$(CPU_KIT)/sandbox.o: kit/sandbox.c kit/sandbox.h | need-seccomp
 	@mkdir -p $(@D)
 	$(Q)gcc $(CFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
 $(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o
 	$(Q)rm -f $@
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
-# Lab 7's encoder, the GPU tests' own code (common/sparse_case.cu without its
+# Lab 7's encoder, the GPU tests' own code (kinds/sparse/sparse_case.cu without its
 # CUDA part), built against CPU mode's header: the judge draws and encodes B with it.
-$(CPU_KIT)/sparse_encode.o: common/sparse_case.cu common/sparse_encode.h common/tilelab.h common/matrix.h cpu/include/cuda_runtime.h
+$(CPU_KIT)/sparse_encode.o: kinds/sparse/sparse_case.cu kinds/sparse/sparse_encode.h kit/tilelab.h kit/matrix.h cpu/include/cuda_runtime.h
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -x c++ -DTL_SPARSE_ENCODER_ONLY -c $< -o $@
 # The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c common/sandbox.h common/matrix.h common/json.h common/shapes.h common/sparse_encode.h $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c common/matrix.c common/json.c common/shapes.c common/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
 # tests, with the cases run by cpu-check (cpu/hidden_cases.c). The tests'
 # objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
 # The CUDA headers only declare types here: nothing of CUDA is linked.
-$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c common/json.c common/shapes.c common/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.
-# Its public headers are copied beside it, as for nvcc (common/submission.mk).
+# Its public headers are copied beside it, as for nvcc (mk/submission.mk).
 $(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
 	@rm -rf $(CPU_OUT)/public
 	@mkdir -p $(CPU_OUT)/public
@@ -99,10 +99,10 @@ endif
 # make bench-cpu: CPU mode's speed on this machine, a table (cpu/bench.sh);
 # a benchmark, not a test: nothing fails on a slow machine.
 .PHONY: bench-cpu
-$(CPU_KIT)/bench/micro: cpu/bench/micro.cu $(CPU_KIT)/cudafe $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o cpu/include/cuda_runtime.h common/tilelab.h
+$(CPU_KIT)/bench/micro: cpu/bench/micro.cu $(CPU_KIT)/cudafe $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o cpu/include/cuda_runtime.h kit/tilelab.h
 	@mkdir -p $(@D)
 	@echo "  CPU   $@"
-	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -Icommon -Icpu cpu/bench/micro.cu -o $@.ii
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -Ikit $(addprefix -I,$(KIND_DIRS)) -Icpu cpu/bench/micro.cu -o $@.ii
 	$(Q)$(CPU_KIT)/cudafe < $@.ii > $@.cpu.ii
 	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $@.cpu.ii -o $@.o
 	$(Q)$(CPU_CXX) $@.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o -lpthread -o $@

@@ -401,7 +401,7 @@ static int read_report(const char *report, int keep_counters)
             seen++, add_finding("bounds", a->line, 0, "out of bounds: %s-byte %s %s at %s, %s (%s); the launch stops there, as cudaErrorIllegalAddress",
                         f[4], f[1], f[2], a->where, f[5], nf > 6 ? f[6] : "");
         } else if (!strcmp(f[0], "misaligned") && nf >= 7) {
-            /* The words of the GPU's error and of the kit's hint for it (common/check.cu). */
+            /* The words of the GPU's error and of the kit's hint for it (kit/check.cu). */
             const site *a = site_of((unsigned)strtoul(f[3], NULL, 16));
             seen++, add_finding("bounds", a->line, 0, "misaligned: %s-byte %s %s at %s, %s (%s); the launch stops there, "
                         "as cudaErrorMisalignedAddress: a vector load or store used an address that is not aligned to its size",

@@ -7,7 +7,7 @@
  *
  * Isolation: the judge starts it as a process of its own, in its own process
  * group, with a clean environment and a deadline; here it enters the kit's
- * seccomp sandbox (common/sandbox.c) before the lab file's code runs, and a
+ * seccomp sandbox (kit/sandbox.c) before the lab file's code runs, and a
  * fault in a kernel (a wild address) ends it with a report of where.
  */
 #include "protocol.h"
@@ -173,7 +173,7 @@ int main(void)
             launch_matmul_dbuf(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
         break;
     /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same
-     * buffer, found as the GPU's worker finds them (common/worker.cu). */
+     * buffer, found as the GPU's worker finds them (grader/worker.cu). */
     case TLC_MATMUL_SPARSE:
         if (!(missing = !launch_matmul_sparse || !d_bt))
             launch_matmul_sparse(A, d_bt, (const unsigned char *)(d_bt + TL_SPARSE_BT_FLOATS(q.c, q.b)), d_out, q.a,

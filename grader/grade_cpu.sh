@@ -31,15 +31,15 @@ fi
 set -- $($submission print-cpu)
 cpu_worker=$1
 cpu_check=build/cpu/cpu-check
-units=$(sed -n 's/^unit[[:space:]]\{1,\}\([a-z0-9_]\{1,\}\)[[:space:]].*/\1/p' "$rubric" | paste -sd' ' -)
+units=$(rubric_get units)
 
 # ---- the checks (sanitizers' stand-ins) and the counters, beside the tests ----
-counters_shape=$(rubric_text counters_shape)
+counters_shape=$(rubric_get counters_shape)
 # A lab of units (5, 7) gets its checks per unit and no counters case: lab 7's
 # counters are ncu's branch counters, which CPU mode does not compute (the
 # report leaves their points out of the maximum).
 [ -z "$units" ] || counters_shape=
-jitter=$(rubric_value counters_jitter)
+jitter=$(rubric_get counters_jitter)
 if [ -n "$counters_shape" ] && [ -n "$jitter" ]; then   # as on a GPU: lab 6's shape moves with the seed
     counters_shape="$(( ${counters_shape%%x*} + ${jitter%.*} * (seed % 9 - 4) ))x$(( ${counters_shape#*x} + ${jitter%.*} * (seed / 9 % 9 - 4) ))"
 fi
@@ -52,7 +52,7 @@ cpu_check_run() {   # LOG ARGS...: cpu-check on the student's CPU worker
 }
 if [ -n "$units" ]; then
     step "checking each kernel for races, barriers and bounds (CPU mode)"
-    unit_shape() { awk -v u="$1" '$1 == "unit" && $2 == u { print $6 }' "$rubric"; }
+    unit_shape() { build/tools/rubric units "$rubric" | awk -v u="$1" '$1 == u { print $5 }'; }
     ( for unit in $units; do
           case $(unit_shape "$unit") in
           *x*) cpu_check_run "cpu-check-$unit.log" --unit "$unit" --mnk "$(unit_shape "$unit")" ;;
@@ -60,7 +60,7 @@ if [ -n "$units" ]; then
           esac
       done ) &
 else
-    sanitizer_shape=$(rubric_text sanitizer_shape)
+    sanitizer_shape=$(rubric_get sanitizer_shape)
     step "checking for races, barriers and bounds on ${sanitizer_shape:-the quick check's shapes}${counters_shape:+; counters on $counters_shape} (CPU mode)"
     set --
     shape_option=--shape
@@ -74,13 +74,13 @@ fi
 # ---- test ----------------------------------------------------------------------
 step "running the hidden tests in CPU mode (seed $seed)"
 set --
-for suite in $(rubric_text hidden_suites); do set -- "$@" --suite "$suite"; done
+for suite in $(rubric_get hidden_suites); do set -- "$@" --suite "$suite"; done
 # One test process per core: each case's worker runs its blocks on every core too.
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 [ "$jobs" -le 4 ] || jobs=4
-TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$(rubric_value kernel_timeout_s) TILELAB_WORKER="$cpu_worker" TILELAB_LAB=$lab \
+TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$(rubric_get kernel_timeout_s) TILELAB_WORKER="$cpu_worker" TILELAB_LAB=$lab \
     TILELAB_SEED="$seed" "build/cpu/tests-$kind" -q -j"$jobs" "$@" --json="$out/tests.json" \
-    --timeout "$(rubric_value test_timeout_s)" 2>"$out/tests.log"
+    --timeout "$(rubric_get test_timeout_s)" 2>"$out/tests.log"
 mark "hidden tests done"
 wait
 mark "checks and counters done"
@@ -102,12 +102,12 @@ fi
 
 # ---- structure: judged on every kernel in the file (no ncu to list those that ran) --
 structure= structure_note= double_buffered=
-if [ -n "$(rubric_text require)" ]; then
+if [ -n "$(rubric_get require)" ]; then
     build/tools/ptx-structure --ptx "$bin/student.ptx" >"$out/structure.log" 2>&1
     structure=$(sed -n 's/^counts: //p' "$out/structure.log")
     structure_note="judged on every kernel in the file: CPU mode has no ncu to say which kernels your launch ran"
 fi
-dbuf_unit=$(rubric_text double_buffered_unit)
+dbuf_unit=$(rubric_get double_buffered_unit)
 if [ -n "$dbuf_unit" ]; then
     build/tools/ptx-structure --ptx "$bin/student.ptx" --double-buffered >"$out/double-buffered.log" 2>&1
     double_buffered=$(sed -n 's/^double-buffered: //p' "$out/double-buffered.log")

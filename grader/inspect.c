@@ -79,7 +79,7 @@ static const char *const allowed_calls[] = {
     "cudaGetErrorString", "cudaGetErrorName", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
     "cudaFuncSetCacheConfig", "cudaOccupancy*", "cudaGetDevice", "cudaDeviceGetAttribute",
     "cudaGetDeviceProperties*", "cudaLaunchKernel*",
-    /* the kit's own checks (common/check.h) */
+    /* the kit's own checks (kit/check.h) */
     "tl_check_cuda", "tl_host_floats",
     /* atexit is checked apart: only nvcc's registration function may call it */
 };
@@ -835,7 +835,7 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
  * statically) and libc: a global definition of one of their names (seccomp_load,
  * prctl, write, tl_sandbox_enter, __wrap_cudaMalloc, ...) would stand in for
  * theirs and could switch the sandbox off. So the only global C names a lab
- * file may define are its launch functions (common/tilelab.h), and what nvcc
+ * file may define are its launch functions (kit/tilelab.h), and what nvcc
  * itself defines globally in every file (measured with nvcc 13.0 on every
  * solution and skeleton: nm --defined-only -g). C++ names are the student's
  * own kernels and their launch stubs, except the standard library's and the

@@ -1668,8 +1668,16 @@ int main(int argc, char **argv)
         }
         /* Could not grade anyway (an unknown lab): named after the rubric's file. */
         memset(&g.rubric, 0, sizeof g.rubric);
+        /* The lab from the path: labs/<id>-<name>/lab.rubric (or a file <id>.rubric). */
         const char *base = strrchr(o.rubric_path, '/') ? strrchr(o.rubric_path, '/') + 1 : o.rubric_path;
-        snprintf(g.rubric.id, sizeof g.rubric.id, "%.*s", (int)strcspn(base, "."), base);
+        if (!strcmp(base, "lab.rubric") && base > o.rubric_path + 1) {
+            const char *folder = base - 1;
+            while (folder > o.rubric_path && folder[-1] != '/')
+                folder--;
+            snprintf(g.rubric.id, sizeof g.rubric.id, "%.*s", (int)strcspn(folder, "-/"), folder);
+        } else {
+            snprintf(g.rubric.id, sizeof g.rubric.id, "%.*s", (int)strcspn(base, "."), base);
+        }
         snprintf(g.rubric.title, sizeof g.rubric.title, "not a lab of this kit");
     }
     colour = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
@@ -1688,7 +1696,7 @@ int main(int argc, char **argv)
         grade_not_allowed(&g, &o);
     } else if (grade_tests(&g, &o) != 0) {
         g.could_not_grade = 1;
-    } else if (o.measure_status == 2) {   /* TL_EXIT_CANNOT_RUN (common/check.h) */
+    } else if (o.measure_status == 2) {   /* TL_EXIT_CANNOT_RUN (kit/check.h) */
         /* The measurement's own failure (a reference kernel, the GPU): the kit's, not the file's. */
         g.could_not_grade = 1;
         snprintf(g.problem, sizeof g.problem, "not your file's fault: the measurement could not run (exit %d). "

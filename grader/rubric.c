@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <glob.h>
 
 enum field_type { TEXT, NUMBER };
 
@@ -31,7 +32,7 @@ static const struct field {
     NUMBER_FIELD(counters_jitter, 1),
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
     TEXT_FIELD(counters_unit, 1), NUMBER_FIELD(uniform_points, 1), NUMBER_FIELD(divergent_max, 1),
-    TEXT_FIELD(contrast, 1),
+    TEXT_FIELD(contrast, 1), TEXT_FIELD(bench_series, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
@@ -215,6 +216,18 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
         snprintf(err, errlen, "%s: library and library_title go together", path);
         status = -1;
     }
+    /* A lab is a folder: labs/<id>-<name>/lab.rubric says its own id. */
+    const char *slash = strrchr(path, '/');
+    if (status == 0 && slash && !strcmp(slash, "/lab.rubric")) {
+        const char *folder = slash;
+        while (folder > path && folder[-1] != '/')
+            folder--;
+        size_t n = strlen(r->id);
+        if (strncmp(folder, r->id, n) || folder[n] != '-') {
+            snprintf(err, errlen, "%s: id '%s', but the folder is not %s-<name>/", path, r->id, r->id);
+            status = -1;
+        }
+    }
     if (status == 0 && !(r->perf_low < r->perf_high)) {
         snprintf(err, errlen, "%s: perf_low must be below perf_high", path);
         status = -1;
@@ -263,4 +276,68 @@ double tl_rubric_unit_sanitizer_points(const tl_rubric *r)
     for (int u = 0; u < r->nunits; u++)
         ungated += !r->units[u].gated;
     return (r->memcheck_points + r->racecheck_points + r->synccheck_points) / (ungated ? ungated : 1);
+}
+
+int tl_rubric_path(const char *id, char *path, size_t size)
+{
+    char pattern[256];
+    glob_t g;
+    /* An id is a name, not a pattern: lab1 never matches lab10-*. */
+    if (!id[0] || strpbrk(id, "*?[/-") || snprintf(pattern, sizeof pattern, "labs/%s-*/lab.rubric", id) >= (int)sizeof pattern)
+        return -1;
+    int matched = glob(pattern, 0, NULL, &g) == 0, found = matched && g.gl_pathc == 1;
+    if (found)
+        snprintf(path, size, "%s", g.gl_pathv[0]);
+    if (matched)
+        globfree(&g);
+    return found ? 0 : -1;
+}
+
+int tl_rubric_lab_list(char *out, size_t size)
+{
+    glob_t g;
+    out[0] = '\0';
+    if (glob("labs/*-*/lab.rubric", 0, NULL, &g) != 0)
+        return -1;
+    size_t used = 0;
+    int n = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *folder = g.gl_pathv[i] + strlen("labs/");
+        int len = (int)(strchr(folder, '-') - folder);
+        int w = snprintf(out + used, size - used, "%s%.*s", n ? " " : "", len, folder);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+        n++;
+    }
+    globfree(&g);
+    return n;
+}
+
+int tl_rubric_value(const tl_rubric *r, const char *key, char *out, size_t size)
+{
+    for (int k = 0; k < FIELD_COUNT; k++) {
+        if (strcmp(fields[k].key, key))
+            continue;
+        const char *src = (const char *)r + fields[k].offset;
+        if (fields[k].type == TEXT) {
+            snprintf(out, size, "%s", src);
+        } else {
+            double d;
+            memcpy(&d, src, sizeof d);
+            if (d == 0 && fields[k].optional)
+                out[0] = '\0';
+            else
+                snprintf(out, size, "%g", d);
+        }
+        return 0;
+    }
+    if (!strcmp(key, "units")) {   /* the unit names, in report order */
+        size_t used = 0;
+        out[0] = '\0';
+        for (int u = 0; u < r->nunits && used < size; u++)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", u ? " " : "", r->units[u].name);
+        return 0;
+    }
+    return -1;
 }

@@ -1,5 +1,5 @@
 /*
- * rubric.h — a lab's rubric file (grader/rubrics/labN.rubric): `key value`
+ * rubric.h — a lab's rubric file (labs/labN-<name>/lab.rubric): `key value`
  * lines, '#' starts a comment. Scoring rules live here and nowhere else.
  */
 #ifndef TILELAB_RUBRIC_H
@@ -70,6 +70,7 @@ typedef struct {
     double uniform_points;        /* lab 7: that kernel's divergent branch targets at most ... */
     double divergent_max;         /* ... this share of its branch targets */
     char contrast[32];            /* a kit worker ncu reads beside it, for no points: "sparse_wide" */
+    char bench_series[32];        /* the series make bench times the reference and the student's file as: "padded" (none: not benched) */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;
@@ -86,6 +87,15 @@ typedef struct {
 
 /* 0 on success; else -1 with "file:line: what" in err. */
 int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen);
+
+/* The rubric file of lab `id`: labs/<id>-<name>/lab.rubric. 0, or -1 when no folder or several have it. */
+int tl_rubric_path(const char *id, char *path, size_t size);
+
+/* The labs, by the folders that hold a lab.rubric: "lab1 lab2 ...". Their number, or -1. */
+int tl_rubric_lab_list(char *out, size_t size);
+
+/* Key `key` as the rubric file wrote it (numbers as %g; "" when unset); -1 for no such key. */
+int tl_rubric_value(const tl_rubric *r, const char *key, char *out, size_t size);
 
 /* Everything the rubric can award. */
 double tl_rubric_max_points(const tl_rubric *r);

@@ -52,13 +52,13 @@ date_utc=$(sed -n 's/^# *date_utc: *\([0-9-]*\).*/\1/p' "$input" | head -n 1)
 # The performance thresholds of every lab, "lab1 LOW HIGH lab2 LOW HIGH ...",
 # for the charts that show fractions of copy against them.
 perf=
-[ -d "$here/../grader/rubrics" ] && for rubric in "$here"/../grader/rubrics/*.rubric; do
-    id=$(sed -n 's/^id[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$rubric")
-    low=$(sed -n 's/^perf_low[[:space:]]*\([0-9.]*\).*/\1/p' "$rubric")
-    high=$(sed -n 's/^perf_high[[:space:]]*\([0-9.]*\).*/\1/p' "$rubric")
+# (build/tools/rubric, the rubric's one reader; make plots builds it.)
+rubric="$here/../build/tools/rubric"
+[ -x "$rubric" ] && for id in $(cd "$here/.." && "$rubric" labs); do
     # Only the labs measured as a fraction of copy: lab 4's thresholds are fractions of cuBLAS.
-    grep -q '^kind[[:space:]]*transpose' "$rubric" || continue
-    [ -n "$id" ] && [ -n "$low" ] && [ -n "$high" ] && perf="$perf $id $low $high"
+    [ "$(cd "$here/.." && "$rubric" get "$id" kind)" = transpose ] || continue
+    low=$(cd "$here/.." && "$rubric" get "$id" perf_low) high=$(cd "$here/.." && "$rubric" get "$id" perf_high)
+    [ -n "$low" ] && [ -n "$high" ] && perf="$perf $id $low $high"
 done
 # The name goes into a single-quoted gnuplot string and then into enhanced
 # text: drop quotes, backslash-escape the characters enhanced text reserves.

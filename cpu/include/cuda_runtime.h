@@ -2,7 +2,7 @@
  * cuda_runtime.h — CPU mode's stand-in for the CUDA runtime header.
  *
  * In CPU mode a lab file is compiled by the host C++ compiler with cpu/include
- * first on the include path, so common/check.h (and through it tilelab.h)
+ * first on the include path, so kit/check.h (and through it tilelab.h)
  * gets this header instead of the toolkit's. It declares the subset of CUDA
  * the labs use; cpu/runtime.cc implements it. Anything else a lab file might
  * call stops the run with "not supported in CPU mode: X at file:line" (the

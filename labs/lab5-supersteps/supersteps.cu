@@ -11,7 +11,7 @@
  * SUPERSTEP(name) { ... } (tilelab.h) runs the braces, then __syncthreads().
  * Build and check: make lab5 && build/lab5.   Grade: ./grade
  *
- * What ./grade checks (grader/rubrics/lab5.rubric; points out of 100):
+ * What ./grade checks (labs/lab5-supersteps/lab.rubric; points out of 100):
  *   each kernel's hidden tests: the clinic kernels 10 each, all or nothing,
  *     and only when memcheck, racecheck and synccheck are clean on it too;
  *     part 2 20, part 3 15, shared by their tests;

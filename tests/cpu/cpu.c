@@ -5,7 +5,7 @@
  * counters must be what the hardware's rules give (and what ncu read,
  * where tests/fixtures/ has a capture). No GPU is needed: these run in CI.
  *
- * Each test builds its file's CPU worker (common/submission.mk, target cpu)
+ * Each test builds its file's CPU worker (mk/submission.mk, target cpu)
  * and reads the CPU check's --json output; no test reads its human text.
  */
 #include <criterion/criterion.h>
@@ -94,8 +94,8 @@ static run cpu_check(const char *lab, const char *src, const char *args, const c
     snprintf(log, sizeof log, WORK "/%s.build.log", r.name);
     snprintf(where, sizeof where, WORK "/%s.worker", r.name);
     snprintf(json, sizeof json, WORK "/%s.json", r.name);
-    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f common/submission.mk LAB=%s SRC=%s cpu > %s 2>&1 && "
-             "make -s --no-print-directory -f common/submission.mk LAB=%s SRC=%s print-cpu > %s",
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f mk/submission.mk LAB=%s SRC=%s cpu > %s 2>&1 && "
+             "make -s --no-print-directory -f mk/submission.mk LAB=%s SRC=%s print-cpu > %s",
              lab, src, log, lab, src, where);
     /* Tests of one file run in parallel: one builds it while the others wait. */
     char lock[512];
@@ -251,7 +251,7 @@ Test(cpu_checks, what_cpu_mode_cannot_run_is_named_with_its_line)
 Test(cpu_checks, half_precision_is_refused_when_it_compiles)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f common/submission.mk LAB=lab4 "
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && make -s --no-print-directory -f mk/submission.mk LAB=lab4 "
              "SRC=%s cpu > " WORK "/half.log 2>&1", fixture("lab4", "half_accumulate"));
     cr_expect_neq(sh(cmd), 0);
     cr_expect(strstr(slurp(WORK "/half.log"), "not supported in CPU mode: cuda_fp16.h"), "%s", slurp(WORK "/half.log"));
@@ -345,7 +345,7 @@ Test(cpu_counters, lab3_equals_ncu) { assert_equals_ncu("lab3", "solutions/lab3-
 /* ncu-vector.csv: a capture of ./grade lab6 on the reference, H100: float4 on both sides, a swizzled tile. */
 Test(cpu_counters, lab6_equals_ncu) { assert_equals_ncu("lab6", "solutions/lab6-register-transpose/transpose.cu", "tests/fixtures/ncu-vector.csv"); }
 
-/* ---- build/labN --cpu, and CPU mode chosen by itself (common/quick-check) ---- */
+/* ---- build/labN --cpu, and CPU mode chosen by itself (grader/quick-check) ---- */
 /* build/labN's environment for SRC of LAB, the CPU check replaced by a script
  * that prints its arguments; each test its own ARCH, so their builds of one
  * file never share a folder. */
@@ -357,7 +357,7 @@ Test(cpu_counters, lab6_equals_ncu) { assert_equals_ncu("lab6", "solutions/lab6-
 
 Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
 {
-    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc1") "sh common/quick-check --cpu --rows 3 --cols 5 --seed 7 > " WORK "/qc.out 2>&1"), 0,
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc1") "sh grader/quick-check --cpu --rows 3 --cols 5 --seed 7 > " WORK "/qc.out 2>&1"), 0,
                  "%s", slurp(WORK "/qc.out"));
     cr_expect_str_eq(slurp(WORK "/qc.out"), "--worker w --kind transpose --lab lab3 --source solutions/lab3-padding/transpose.cu "
                      "--seed 7 --shape 3x5\n");
@@ -366,7 +366,7 @@ Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
 
 Test(cpu_quick_check, without_a_gpu_it_says_so_and_runs_on_the_cpu)
 {
-    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") "TILELAB_PROBE=" WORK "/no-gpu sh common/quick-check > " WORK "/qc2.out 2>&1"), 0,
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") "TILELAB_PROBE=" WORK "/no-gpu sh grader/quick-check > " WORK "/qc2.out 2>&1"), 0,
                  "%s", slurp(WORK "/qc2.out"));
     const char *out = slurp(WORK "/qc2.out");
     cr_expect(strstr(out, "build/lab3: no usable NVIDIA GPU here\nbuild/lab3: so this runs in CPU mode (build/lab3 --cpu)"), "%s", out);
@@ -524,7 +524,7 @@ Test(cpu_quick_check, a_file_cpu_mode_cannot_build_is_named_with_the_reason)
 {
     const char *half = fixture("lab4", "half_accumulate");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s", QC("lab4", "HALF", "qc3") "sh common/quick-check --cpu > " WORK "/qc3.out 2>&1");
+    snprintf(cmd, sizeof cmd, "%s", QC("lab4", "HALF", "qc3") "sh grader/quick-check --cpu > " WORK "/qc3.out 2>&1");
     char *at = strstr(cmd, "HALF");
     char rest[2048];
     snprintf(rest, sizeof rest, "%s", at + 4);

@@ -1,6 +1,6 @@
 /*
  * The table of graded submissions (fixtures.h): the labs from
- * grader/rubrics/, each one's solution and skeleton, and the fixtures under
+ * labs/<id>-<name>/lab.rubric, each one's solution and skeleton, and the fixtures under
  * tests/submissions/ with the expectations their `expect:` and `expect-cpu:`
  * headers state. No GPU, no Criterion: the GPU suite (tests/gpu/grading.c)
  * and CPU mode's (tests/cpu/grade.c) grade the rows, tests/tools/fixtures.c
@@ -343,14 +343,14 @@ int fixtures_load(fixture **table, char *err, size_t err_len)
     glob_t rubrics;
     int n = 0, cap = 0;
     *table = NULL;
-    if (glob("grader/rubrics/*.rubric", 0, NULL, &rubrics) != 0) {
-        snprintf(err, err_len, "no grader/rubrics/*.rubric here: run from the kit's root");
+    if (glob("labs/*/lab.rubric", 0, NULL, &rubrics) != 0) {
+        snprintf(err, err_len, "no labs/*/lab.rubric here: run from the kit's root");
         return -1;
     }
     for (size_t i = 0; i < rubrics.gl_pathc; i++) {
         char lab[32], solution[FX_TEXT], pattern[FX_TEXT], dir[64];
-        const char *base = strrchr(rubrics.gl_pathv[i], '/') + 1;
-        snprintf(lab, sizeof lab, "%.*s", (int)(strlen(base) - strlen(".rubric")), base);
+        const char *folder = rubrics.gl_pathv[i] + strlen("labs/");   /* labs/<id>-<name>/lab.rubric */
+        snprintf(lab, sizeof lab, "%.*s", (int)strcspn(folder, "-"), folder);
         snprintf(pattern, sizeof pattern, "solutions/%s-*/*.cu", lab);
         one_file(pattern, solution, sizeof solution);
         add_lab_row(table, &n, &cap, lab, solution, "solution");

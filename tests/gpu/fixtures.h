@@ -1,7 +1,7 @@
 /*
  * The table of graded submissions, read from the files themselves: one row
  * for each lab's solution and skeleton (the labs are the rubrics in
- * grader/rubrics/), and one for every fixture under tests/submissions/ but
+ * labs/<id>-<name>/lab.rubric), and one for every fixture under tests/submissions/ but
  * static/. Each fixture says what ./grade must answer in its own `expect:`
  * header, and what ./grade --cpu must answer in its `expect-cpu:` (or why CPU
  * mode cannot: `expect-cpu-skip:`); the format: tests/submissions/README.md.

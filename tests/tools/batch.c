@@ -1,5 +1,5 @@
 /*
- * The batch grader (./grade --batch, grader/batch and build/tools/gradebook)
+ * The batch grader (./grade --batch, tools/batch/batch and build/tools/gradebook)
  * on a fixture class, tests/fixtures/batch/class/, graded by a stand-in for
  * ./grade (tests/fixtures/batch/fake-grade) that does what each file's
  * "// fake-grade:" lines say: score, flags, hang, die. Pinned here: which

@@ -1,6 +1,6 @@
 /*
- * `make bench` without a GPU (grader/bench.mk, grader/bench_objects,
- * grader/bench_sweep.cu): the program builds and links every reference
+ * `make bench` without a GPU (mk/bench.mk, tools/bench/bench_objects,
+ * tools/bench/bench_sweep.cu): the program builds and links every reference
  * solution, its table lists them, and `make bench` itself is one line and
  * exit 2 with nothing written. CUDA_VISIBLE_DEVICES= hides any GPU, so these
  * tests mean the same on a GPU machine. Needs nvcc (CI has it), not a GPU.

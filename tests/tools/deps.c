@@ -1,5 +1,5 @@
 /*
- * Setup on first use (common/deps.sh, need-* in common/toolchain.mk, the
+ * Setup on first use (mk/deps.sh, need-* in mk/toolchain.mk, the
  * Makefile's entry points): with no Criterion or libseccomp anywhere (DEPS
  * an empty temporary folder, pkg-config pointed at nothing), the build fetches
  * them itself, saying so in one line, and a second build fetches nothing; when

@@ -1,5 +1,5 @@
 /*
- * The distributions (common/dist.mk): `make dist-student` unpacked in a
+ * The distributions (mk/dist.mk): `make dist-student` unpacked in a
  * temporary folder must build lab 1 and hold no solution text; `make
  * dist-instructor` must hold exactly the tracked files. In the student tree,
  * `make help` lists no target that needs solutions/ or tests/, and `make test`
@@ -14,7 +14,7 @@
  * own code shares single statements with the solutions ("    float sum =
  * 0.0f;" in the grader's naive matmul), as do handouts that quote one. Lines
  * with fewer than 3 letters or digits ("    }") are left out: every C file has
- * them. Whole lines, not substrings: common/matrix.c, the CPU reference, holds
+ * them. Whole lines, not substrings: kit/matrix.c, the CPU reference, holds
  * lab 1's indexing statement at a deeper indentation.
  *
  * Each test works in its own temporary folder (the unpacked tree, logs, lists),
@@ -166,15 +166,15 @@ Test(dist, student_tarball_holds_no_solution_text)
     char tree[512];
     dist_unpack("student", tree, sizeof tree);
     const char *needed[] = {"Makefile", "grade", "README.md", ".gitignore", "labs/lab1-naive-transpose/transpose.cu",
-                            "common/tilelab.h", "common/submission.mk", "grader/rubrics/lab1.rubric",
-                            "grader/report.c", "grader/batch.mk", "common/dist.mk", "handouts/lab1-naive-transpose.md",
+                            "kit/tilelab.h", "mk/submission.mk", "labs/lab1-naive-transpose/lab.rubric",
+                            "grader/report.c", "mk/batch.mk", "mk/dist.mk", "handouts/lab1-naive-transpose.md",
                             "grader/prebuilt/transpose_tests.o", "grader/prebuilt/matmul_tests.o",
                             "grader/prebuilt/supersteps_tests.o", "grader/prebuilt/lab4-reference.o"};
     for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
         cr_assert(dist_exists(tree, needed[i]), "%s is missing from the student tarball (%s)", needed[i], tree);
     /* The hidden tests ship as objects, never as source (issue: what a student receives). */
     const char *absent[] = {"solutions", "tests", "handouts/instructors.md", ".git", "build", "results", ".deps", ".ci",
-                            "grader/transpose_tests.c", "grader/matmul_tests.c", "grader/supersteps_tests.c"};
+                            "kinds/transpose/transpose_tests.c", "kinds/matmul/matmul_tests.c", "kinds/supersteps/supersteps_tests.c"};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
         cr_assert(!dist_exists(tree, absent[i]), "%s must not ship to students (%s)", absent[i], tree);
     char grade[600];
@@ -232,7 +232,7 @@ Test(dist, student_tarball_builds_lab1_and_runs_help)
     snprintf(cmd, sizeof cmd, "%s/build/lab1", tree);
     cr_assert_eq(access(cmd, X_OK), 0, "make lab1 did not leave build/lab1 (%s)", tree);
     /* The hidden tests' program links from the shipped object and lists them (no GPU needed). */
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s sub='make -s --no-print-directory -f common/submission.mk LAB=lab1 "
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s sub='make -s --no-print-directory -f mk/submission.mk LAB=lab1 "
              "SRC=labs/lab1-naive-transpose/transpose.cu' && kit=$($sub print-dirs | cut -d' ' -f2) && "
              "$sub $kit/judge/tests-transpose > ../../tests-build.log 2>&1 && $kit/judge/tests-transpose --list "
              "> ../../tests-list.txt 2>&1", tree, env);

@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,15 @@ static const fixture *row_named(const char *name)
 /* The labs are the rubrics; each has both rows, with what the kit promises. */
 Test(fixtures, every_lab_has_its_solution_at_full_marks_and_its_skeleton_at_zero)
 {
-    DIR *d = opendir("grader/rubrics");
-    cr_assert(d, "no grader/rubrics/");
+    glob_t g;
+    cr_assert_eq(glob("labs/*/lab.rubric", 0, NULL, &g), 0, "no labs/*/lab.rubric");
     int labs = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n <= 7 || strcmp(e->d_name + n - 7, ".rubric") != 0)
-            continue;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *folder = g.gl_pathv[i] + strlen("labs/");   /* labs/<id>-<name>/lab.rubric */
+        int n = (int)strcspn(folder, "-");
         labs++;
         char name[128];
-        snprintf(name, sizeof name, "%.*s/solution", (int)(n - 7), e->d_name);
+        snprintf(name, sizeof name, "%.*s/solution", n, folder);
         const fixture *s = row_named(name);
         cr_expect(s && s->expect.exit_status == 0 && s->expect.min_score == 100 && s->expect.max_score == 100 && s->graded[0],
                   "%s: a solution must be expected at exit 0, score 100%s", name, s ? "" : " (no such row)");
@@ -66,7 +66,7 @@ Test(fixtures, every_lab_has_its_solution_at_full_marks_and_its_skeleton_at_zero
         int cpu_lab = s && !s->cpu_skip[0];
         cr_expect(!cpu_lab || (s->cpu.exit_status == 0 && s->cpu.full),
                   "%s: in CPU mode too, a solution must be expected at exit 0, score max (all of what CPU mode grades)", name);
-        snprintf(name, sizeof name, "%.*s/skeleton", (int)(n - 7), e->d_name);
+        snprintf(name, sizeof name, "%.*s/skeleton", n, folder);
         s = row_named(name);
         cr_expect(s && s->expect.exit_status == 1 && s->expect.min_score == 0 && s->expect.max_score == 0 && s->graded[0],
                   "%s: a skeleton must be expected at exit 1, score 0%s", name, s ? "" : " (no such row)");
@@ -74,8 +74,8 @@ Test(fixtures, every_lab_has_its_solution_at_full_marks_and_its_skeleton_at_zero
                                  : s->cpu_skip[0] != '\0'),
                   "%s: in CPU mode too, a skeleton must be expected at exit 1, score 0 (or skipped with its solution)", name);
     }
-    closedir(d);
-    cr_assert_gt(labs, 0, "no lab in grader/rubrics/");
+    globfree(&g);
+    cr_assert_gt(labs, 0, "no lab in labs/");
 }
 
 /* Every row says what ./grade --cpu answers (expect-cpu:, or a lab row's

@@ -1,5 +1,5 @@
 /*
- * build/tools/rubric-table (grader/rubric_table.c): every lab's handout holds
+ * build/tools/rubric-table (tools/handouts/rubric_table.c): every lab's handout holds
  * its points table and its calibration table, each exactly as the lab's
  * rubric generates it, so the handouts and the grader cannot drift apart,
  * and no other line sends students into grader/;
@@ -23,7 +23,7 @@
 static int run_on(const char *name, const char *text, const char *mode)
 {
     char path[PATH_MAX], cmd[3 * PATH_MAX];
-    tool_make("grader/handouts.mk", TOOL, WORK);
+    tool_make("mk/handouts.mk", TOOL, WORK);
     snprintf(path, sizeof path, WORK "/%s.md", name);
     FILE *f = fopen(path, "w");
     cr_assert(f, "cannot write %s", path);
@@ -36,11 +36,11 @@ static int run_on(const char *name, const char *text, const char *mode)
 Test(handouts, every_lab_handout_has_both_tables)
 {
     glob_t rubrics;
-    cr_assert_eq(glob("grader/rubrics/*.rubric", 0, NULL, &rubrics), 0, "no rubric in grader/rubrics/");
+    cr_assert_eq(glob("labs/*/lab.rubric", 0, NULL, &rubrics), 0, "no labs/*/lab.rubric");
     for (size_t i = 0; i < rubrics.gl_pathc; i++) {
         char id[64], pattern[PATH_MAX], marker[128];
-        const char *base = strrchr(rubrics.gl_pathv[i], '/') + 1;
-        snprintf(id, sizeof id, "%.*s", (int)(strlen(base) - strlen(".rubric")), base);
+        const char *folder = rubrics.gl_pathv[i] + strlen("labs/");   /* labs/<id>-<name>/lab.rubric */
+        snprintf(id, sizeof id, "%.*s", (int)strcspn(folder, "-"), folder);
         snprintf(pattern, sizeof pattern, "handouts/%s-*.md", id);
         glob_t handout;
         cr_assert_eq(glob(pattern, 0, NULL, &handout), 0, "%s has no handout (%s)", id, pattern);
@@ -66,7 +66,7 @@ Test(handouts, every_lab_handout_has_both_tables)
 
 Test(handouts, every_table_matches_its_rubric)
 {
-    tool_make("grader/handouts.mk", TOOL, WORK);
+    tool_make("mk/handouts.mk", TOOL, WORK);
     int status = tool_sh(TOOL " --check handouts/*.md > " WORK "/check.log 2>&1");
     cr_expect_eq(status, 0, "the handouts' tables differ from the rubrics (exit %d); run make handout-tables:\n%s",
                  status, tool_read(WORK "/check.log", NULL));
@@ -76,9 +76,9 @@ Test(handouts, every_table_matches_its_rubric)
  * --update writes it in, and only that table changes. */
 Test(handouts, a_changed_rubric_is_caught_and_written_in)
 {
-    tool_make("grader/handouts.mk", TOOL, WORK);
+    tool_make("mk/handouts.mk", TOOL, WORK);
     int status = tool_sh("set -e; d=" WORK "/changed; rm -rf $d; mkdir -p $d/rubrics; "
-                         "cp grader/rubrics/*.rubric $d/rubrics/; "
+                         "for f in labs/*/lab.rubric; do id=${f#labs/}; cp $f $d/rubrics/${id%%-*}.rubric; done; "
                          "sed -i 's/^perf_high .*/perf_high 0.125/' $d/rubrics/lab1.rubric; "
                          "cp handouts/lab1-*.md $d/lab1.md");
     cr_assert_eq(status, 0, "could not set up " WORK "/changed");

@@ -5,7 +5,7 @@
  * opening line names (defines_*: a global definition that would stand in for the
  * kit's or a library's); an input inspect cannot read is exit 2 with the reason;
  * --allow and a rubric's allowed_calls extend the allow-list. Lab files are
- * compiled as common/submission.mk compiles them (nvcc -c, -ptx, and the
+ * compiled as mk/submission.mk compiles them (nvcc -c, -ptx, and the
  * dependency file), each into build/tests/inspect/<name>/. Needs nvcc (CI has
  * it), not a GPU: without nvcc those tests are skipped with the reason; the
  * others need only gcc. Runs from the repository root, as `make tool-tests` does.
@@ -21,15 +21,15 @@
 
 #define INSPECT_WORK "build/tests/inspect"
 #define INSPECT "build/tools/inspect"
-/* common/toolchain.mk's NVFLAGS for the oldest GPU CUDA 13 supports: what a
+/* mk/toolchain.mk's NVFLAGS for the oldest GPU CUDA 13 supports: what a
  * GPU-less CI machine builds. */
 #define NVCC_FLAGS "-arch=sm_75 -O3 -lineinfo -std=c++17 -Icommon -Igrader -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets"
-#define PUBLIC_HEADERS "--public common/tilelab.h --public common/check.h"
+#define PUBLIC_HEADERS "--public kit/tilelab.h --public kit/check.h"
 
 /* The tool, built by its own fragment (the same rule the Makefile includes). */
-static void inspect_build(void) { tool_make("grader/inspect.mk", INSPECT, INSPECT_WORK); }
+static void inspect_build(void) { tool_make("mk/inspect.mk", INSPECT, INSPECT_WORK); }
 
-/* The toolkit as common/toolchain.mk finds it: CUDA_HOME, then PATH, then
+/* The toolkit as mk/toolchain.mk finds it: CUDA_HOME, then PATH, then
  * /usr/local/cuda. Skips the test when there is none. */
 static const char *cuda_home(void)
 {
@@ -262,7 +262,7 @@ Test(inspect, what_it_cannot_read_is_exit_2_with_the_reason)
     expect_cannot_run("--object " INSPECT_WORK "/no-such.o", "cannot read the object file");
     expect_cannot_run("--object grader/inspect.c", "is not an ELF object file");
     expect_cannot_run("--ptx " INSPECT_WORK "/no-such.ptx", "cannot read the PTX");
-    expect_cannot_run("--deps grader/inspect.mk", "--deps needs --source");
+    expect_cannot_run("--deps mk/inspect.mk", "--deps needs --source");
     cr_assert_eq(tool_sh("echo 'no rule here' > " INSPECT_WORK "/no-rule.d"), 0);
     expect_cannot_run("--deps " INSPECT_WORK "/no-rule.d --source labs/lab1-naive-transpose/transpose.cu",
                       "holds no make rule");
@@ -328,12 +328,12 @@ Test(inspect, only_public_toolkit_and_system_headers_may_be_included)
     int status = tool_sh("mkdir -p " INSPECT_WORK "/toolkit/include && cd " INSPECT_WORK " && "
                          "touch toolkit/include/cuda_runtime.h && "
                          "printf 'x.o : ../../../labs/lab1-naive-transpose/transpose.cu \\\\\\n"
-                         " ../../../common/tilelab.h /usr/include/stdio.h toolkit/include/cuda_runtime.h \\\\\\n"
-                         " ../../../grader/hidden.h ../../../common/check.h\\n../../../common/check.h:\\n' > hidden.d");
+                         " ../../../kit/tilelab.h /usr/include/stdio.h toolkit/include/cuda_runtime.h \\\\\\n"
+                         " ../../../grader/hidden.h ../../../kit/check.h\\n../../../kit/check.h:\\n' > hidden.d");
     cr_assert_eq(status, 0);
     status = tool_sh("cd " INSPECT_WORK " && ../../tools/inspect --deps hidden.d --source "
-                     "../../../labs/lab1-naive-transpose/transpose.cu --public ../../../common/tilelab.h "
-                     "--public ../../../common/check.h --cuda-home toolkit > hidden.txt 2>&1");
+                     "../../../labs/lab1-naive-transpose/transpose.cu --public ../../../kit/tilelab.h "
+                     "--public ../../../kit/check.h --cuda-home toolkit > hidden.txt 2>&1");
     const char *out = tool_read(INSPECT_WORK "/hidden.txt", NULL);
     cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
     static char heads[4096];

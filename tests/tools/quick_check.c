@@ -1,5 +1,5 @@
 /*
- * build/labN --tool (common/quick-check): the tool goes around the worker,
+ * build/labN --tool (grader/quick-check): the tool goes around the worker,
  * where the lab file runs, as ./grade puts it. The judge is replaced by a
  * script that prints its environment, so what it would be started with can
  * be read without a GPU.
@@ -14,7 +14,7 @@
 #define FAKE "build/tests/print-env"
 #define RUN "mkdir -p build/tests && printf '#!/bin/sh\\nenv\\n' > " FAKE " && chmod +x " FAKE " && " \
             "TILELAB_CHECK=" FAKE " TILELAB_LAB=lab3 TILELAB_CUDA_HOME=/nonexistent " \
-            "PATH=/usr/bin:/bin sh common/quick-check "
+            "PATH=/usr/bin:/bin sh grader/quick-check "
 
 Test(quick_check, a_sanitizer_wraps_the_worker)
 {

@@ -551,7 +551,7 @@ Test(report, a_problem_is_a_could_not_grade_test)
 Test(report, an_unknown_lab_still_gets_results)
 {
     tl_json *r;
-    cr_assert_eq(run_report_with("grader/rubrics/lab9.rubric", "--problem 'unknown lab lab9'", &r), 2);
+    cr_assert_eq(run_report_with("labs/lab9-missing/lab.rubric", "--problem 'unknown lab lab9'", &r), 2);
     cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "lab", ""), "lab9");
     cr_assert(strstr(tl_json_string(test_named(r, "could not grade"), "output", ""), "unknown lab lab9"));
     tl_json_free(r);

@@ -38,7 +38,7 @@ Test(rubric, shipped_rubrics_load)
 {
     tl_rubric r;
     char err[256] = "";
-    cr_assert_eq(tl_rubric_load("grader/rubrics/lab1.rubric", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tl_rubric_load("labs/lab1-naive-transpose/lab.rubric", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.correctness_points + r.performance_points, 100);
 }
 
@@ -119,7 +119,7 @@ Test(rubric, lab5_rubric_adds_up_to_100)
 {
     tl_rubric r;
     char err[256] = "";
-    cr_assert_eq(tl_rubric_load("grader/rubrics/lab5.rubric", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tl_rubric_load("labs/lab5-supersteps/lab.rubric", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(tl_rubric_max_points(&r), 100);
     cr_assert_eq(r.nunits, 5);
 }
@@ -159,7 +159,7 @@ Test(rubric, a_calibrated_line_needs_three_fields)
 Test(rubric, shipped_rubrics_name_their_calibration_gpus)
 {
     glob_t g;
-    cr_assert_eq(glob("grader/rubrics/*.rubric", 0, NULL, &g), 0);
+    cr_assert_eq(glob("labs/*/lab.rubric", 0, NULL, &g), 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         tl_rubric r;
         char err[256] = "";

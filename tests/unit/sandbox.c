@@ -1,5 +1,5 @@
 /*
- * The worker's sandbox (common/sandbox.c), without a GPU: a child enters
+ * The worker's sandbox (kit/sandbox.c), without a GPU: a child enters
  * it, then tries one thing a launch function has no business doing. The
  * sandbox must stop it with SIGSYS; what a launch needs (reading, signals
  * to itself) must still work.

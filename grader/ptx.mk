@@ -1,7 +1,0 @@
-# ptx.mk — build/tools/ptx-structure: the structure of the kernels that ran,
-# read from the submission's PTX (grader/ptx.h). Host C only, like the report:
-# it builds and its tests run without a GPU. Included by the Makefile.
-$(B)/tools/ptx-structure: grader/ptx_structure.c grader/ptx.c grader/ptx.h common/json.c common/json.h
-	@mkdir -p $(@D)
-	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) grader/ptx_structure.c grader/ptx.c common/json.c -lm -o $@

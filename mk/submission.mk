@@ -1,0 +1,119 @@
+# submission.mk — one lab file built into a worker. Called as
+#   make -f mk/submission.mk LAB=lab1 SRC=path/to/file.cu [student|harness|grader|check]
+# Everything of the file lands in $(OUT), a folder named after SRC, so
+# submissions never share objects. The file is linked into one program
+# only, its worker (grader/worker.cu); the judges that test, time and
+# check it are the kit's own, built once ($(KIT)/judge/).
+# BASELINE=path/to/earlier.cu builds that file's worker too (lab 3 is timed
+# against the student's own lab 2, lab 5 part 3 against lab 4).
+include mk/toolchain.mk
+include mk/kit.mk
+
+include mk/rubric.mk
+# The lab's rubric and kind, from the rubric's one reader (mk/rubric.mk).
+RUBRIC := $(shell $(RUBRIC_TOOL) path '$(LAB)' 2>&1)
+KIND := $(shell $(RUBRIC_TOOL) get '$(LAB)' kind 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+  $(error $(KIND))
+endif
+OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(SRC:.cu=)))
+# The file is compiled as a copy beside the public headers alone (below).
+PUBLIC_HEADERS := kit/tilelab.h kit/check.h
+STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
+# -iquote: a relative #include still resolves from the file's own folder, so
+# build/tools/inspect can name what it included instead of a compiler error.
+# (Relative to the kit's folder, where nvcc runs: its path may hold a space.
+# SRC itself never does: make cannot take one, and ./grade hands such a file
+# in through a link of a space-free name in build/submissions/.)
+STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC))
+
+# CPU mode (cpu/cpu.mk): the same file built for the CPU; build/labN --cpu runs it.
+include cpu/cpu.mk
+
+# What each kind needs of make (the kit workers its measurement compares with).
+include $(wildcard kinds/*/kind.mk)
+JUDGES := $(KIT)/judge/tests-$(KIND) $(KIT)/judge/measure-$(KIND) $(KIT)/judge/check-$(KIND) \
+          $(foreach w,$(KIT_WORKERS_$(KIND)),$(KIT)/workers/$(w)) $(KIT_JUDGES_$(KIND))
+ifneq ($(BASELINE),)
+  BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
+endif
+
+.PHONY: check student harness grader baseline print-dirs
+check: $(OUT)/check
+# The file alone, compiled: what the grader inspects before linking it.
+student: $(OUT)/student.o $(OUT)/student.d $(OUT)/student.ptx
+# The grader's side alone: a failure here is the kit's, never the student's.
+harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES)
+grader: harness $(OUT)/worker $(OUT)/check
+baseline: $(BASE_OUT)/baseline-worker
+print-dirs:
+	@echo $(OUT) $(KIT) $(CUDA_HOME) $(BASE_OUT)
+
+# The student.o, student.d and student.ptx of `student`: the file is
+# compiled as a copy in $(OUT)/src/, under `#line 1 "SRC"` so compiler errors
+# and sanitizer findings still name the original, beside copies of the public
+# headers alone in $(OUT)/public/: without the kit's -I folders, a kit header that
+# is not public cannot be included, and $(OUT)/student.d lists every file it
+# did include, for the inspector (grader/inspect.c). One recipe writes the
+# copy, the object and student.d, so they never disagree; it runs again when
+# the copy or student.d has gone missing, or this file's rules changed.
+$(OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) mk/submission.mk
+	@rm -rf $(OUT)/src $(OUT)/public
+	@mkdir -p $(OUT)/src $(OUT)/public
+	$(Q)cp $(PUBLIC_HEADERS) $(OUT)/public/
+	$(Q){ printf '#line 1 "%s"\n' '$(SRC)'; cat '$(SRC)'; } > $(STUDENT_SRC)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -c $(STUDENT_SRC) -o $@ -MD -MF $(OUT)/student.d
+ifneq ($(words $(wildcard $(STUDENT_SRC) $(OUT)/student.d)),2)
+$(OUT)/student.o: student-copy-missing
+endif
+.PHONY: student-copy-missing
+$(OUT)/student.d: $(OUT)/student.o
+
+# PTX shows what the kernel does (shared loads and stores, barriers) on any toolkit.
+$(OUT)/student.ptx: $(OUT)/student.o
+	@echo "  PTX   $@"
+	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -ptx $(STUDENT_SRC) -o $@
+
+$(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+
+# build/labN: the kit's quick check (a judge) driving this file's worker.
+# Its paths in single quotes (\047): the kit's folder may hold a space.
+$(OUT)/check: $(OUT)/worker $(KIT)/judge/check-$(KIND) $(KIT)/workers/copy grader/quick-check $(KIT)/probe
+	@echo "  GEN   $@"
+	$(Q)printf '#!/bin/sh\n# The quick check of %s: the kit judge, your file in its worker (grader/quick-check).\nTILELAB_KIT=\047%s\047 TILELAB_LAB=\047%s\047 TILELAB_SOURCE=\047%s\047 TILELAB_WORKER=\047%s\047 TILELAB_COPY_WORKER=\047%s\047 TILELAB_CHECK=\047%s\047 TILELAB_CUDA_HOME=\047%s\047 TILELAB_KIND=\047%s\047 TILELAB_ARCH=\047%s\047 TILELAB_PROBE=\047%s\047 TILELAB_CPU_WORKER=\047%s\047 TILELAB_CPU_CHECK=\047%s\047 exec sh \047%s/grader/quick-check\047 "$$@"\n' \
+	  '$(SRC)' '$(CURDIR)' '$(LAB)' '$(SRC)' '$(CURDIR)/$(OUT)/worker' '$(CURDIR)/$(KIT)/workers/copy' \
+	  '$(CURDIR)/$(KIT)/judge/check-$(KIND)' '$(CUDA_HOME)' \
+	  '$(KIND)' '$(ARCH)' '$(CURDIR)/$(KIT)/probe' '$(CURDIR)/$(CPU_OUT)/worker' '$(CURDIR)/$(CPU_KIT)/cpu-check' '$(CURDIR)' > $@ && chmod +x $@
+
+ifneq ($(BASELINE),)
+# (Named apart from student.o and worker: make bench passes BASELINE=SRC.)
+ifeq ($(suffix $(BASELINE)),.o)
+# A reference the student kit has only compiled (grader/prebuilt/, mk/dist.mk).
+$(BASE_OUT)/baseline.o: $(BASELINE)
+	@mkdir -p $(@D)
+	$(Q)cp $(BASELINE) $@
+else
+$(BASE_OUT)/baseline.o: $(BASELINE) kit/tilelab.h kit/check.h
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -c $(BASELINE) -o $@
+endif
+$(BASE_OUT)/baseline-worker: $(BASE_OUT)/baseline.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+endif
+
+# make bench times lab files side by side in one process (a student's own
+# measurement, not a grade): the file with its launch renamed and every
+# other global symbol made local, so two files link together.
+LAUNCH_FN := $(or $(BASELINE_FN_$(KIND)),launch_$(KIND))
+$(BASE_OUT)/as-baseline.o: $(BASELINE) kit/tilelab.h kit/check.h
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -D$(LAUNCH_FN)=tl_baseline_$(LAUNCH_FN) -c $(BASELINE) -o $@.tmp
+	$(Q)nm --defined-only -g $@.tmp | awk '$$2 ~ /^[BDRT]$$/ && $$3 != "tl_baseline_$(LAUNCH_FN)" { print $$3 }' > $@.local
+	$(Q)objcopy --localize-symbols=$@.local $@.tmp $@
+	$(Q)rm -f $@.tmp $@.local

@@ -1,0 +1,76 @@
+# toolchain.mk — compilers, flags and where things are built. Included by the
+# Makefile and by mk/submission.mk; exported so sub-makes agree.
+
+# nvcc: from CUDA_HOME, else PATH, else the toolkit's default location.
+ifeq ($(origin CUDA_HOME),undefined)
+  CUDA_HOME := $(or $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+endif
+NVCC := $(CUDA_HOME)/bin/nvcc
+
+# Target GPU: the visible GPU's compute capability (nvidia-smi), else sm_75,
+# the oldest CUDA 13 supports; its embedded PTX is JIT-compiled on any newer
+# GPU. `make ARCH=sm_86` overrides. Results (speed) depend on this flag.
+ifeq ($(origin ARCH),undefined)
+  ARCH := $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                 head -n1 | sed -n 's/^ *\([0-9]*\)\.\([0-9]*\) *$$/sm_\1\2/p'),sm_75)
+endif
+
+# Criterion and libseccomp (the worker's sandbox, kit/sandbox.c, linked
+# statically): pkg-config first, else a private copy in .deps/ that
+# need-criterion / need-seccomp fetch on first use (mk/deps.sh), so the
+# flags name .deps/ even before it exists.
+# Relative (every build runs in the kit's folder), so a kit under a folder
+# with a space in its name still builds its labs; only Criterion's rpath,
+# read at run time from anywhere, is absolute.
+DEPS := .deps
+MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+DEPS_LIB := $(DEPS)/usr/lib/$(MULTIARCH)
+ifeq ($(origin CRITERION_LIBS),undefined)
+  ifneq ($(shell pkg-config --exists criterion 2>/dev/null && echo yes),)
+    CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
+    CRITERION_LIBS := $(shell pkg-config --libs criterion)
+  else
+    # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
+    CRITERION_CFLAGS := -I$(DEPS)/usr/include
+    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(CURDIR)/$(DEPS_LIB)
+  endif
+endif
+ifeq ($(origin SECCOMP_LIBS),undefined)
+  ifneq ($(shell pkg-config --exists libseccomp 2>/dev/null && echo yes),)
+    SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp)
+    SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
+  else
+    SECCOMP_CFLAGS := -I$(DEPS)/usr/include
+    SECCOMP_LIBS := $(DEPS_LIB)/libseccomp.a
+  endif
+endif
+# The libraries whose flags name .deps/ where nothing is unpacked yet.
+DEPS_MISSING := $(if $(findstring $(DEPS)/,$(CRITERION_CFLAGS)),$(if $(wildcard $(DEPS)/usr/include/criterion/criterion.h),,criterion)) \
+                $(if $(findstring $(DEPS)/,$(SECCOMP_CFLAGS)),$(if $(wildcard $(DEPS)/usr/include/seccomp.h),,seccomp))
+export CUDA_HOME ARCH CRITERION_CFLAGS CRITERION_LIBS SECCOMP_CFLAGS SECCOMP_LIBS
+
+# V=1 shows the full compiler commands.
+Q := $(if $(filter 1,$(V)),,@)
+
+B := build
+KIT := $(B)/$(ARCH)/kit
+
+# The kit's source folders: the library, the judge, one folder per kind of lab.
+KIND_DIRS := $(sort $(wildcard kinds/*))
+KIT_INCLUDES := -Ikit -Igrader $(addprefix -I,$(KIND_DIRS))
+
+# -lineinfo: sanitizer reports name student lines. -O3: timings are graded.
+NVFLAGS := -arch=$(ARCH) -O3 -lineinfo -std=c++17 $(KIT_INCLUDES) \
+           -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets
+CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L $(KIT_INCLUDES) -I$(CUDA_HOME)/include
+
+# One clear line, and exit 2, when a tool the build needs is missing.
+.PHONY: need-nvcc need-criterion need-seccomp
+need-nvcc:
+	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
+# need-criterion, need-seccomp: fetched into .deps/ on first use when
+# pkg-config has none (mk/deps.sh: one line saying so; a failure, one
+# sentence and exit 2). The Makefile fetches them before any rule runs for
+# its entry points, where a failure must not end in make's own error lines.
+need-criterion need-seccomp: need-%:
+	@$(if $(filter $*,$(DEPS_MISSING)),sh mk/deps.sh $(DEPS) $*,:)

@@ -1,0 +1,269 @@
+/*
+ * gradebook.c — the batch grader's reader and writer of results.json files
+ * (tools/batch/batch runs it; the shell never parses JSON).
+ *
+ *   gradebook --csv OUT.csv RESULTS.json...   the gradebook: a header and one row
+ *                                             per file, in the order given
+ *   gradebook --line RESULTS.json             "score/max flags" for a progress line
+ *   gradebook --done RESULTS.json             exit 0 when the file holds a finished
+ *                                             grading (see is_done), else 1
+ *   gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N
+ *             --flags WORDS --output TEXT [--elapsed S]
+ *                                             a results.json for a submission the
+ *                                             grader never finished (time-out, crash)
+ *
+ * A results file lies at <out>/<student>/<lab>/results.json: the student and
+ * the lab are its folder names. Gradebook columns (fixed; plots/ reads them):
+ *   student,lab,score,max_score,fraction_of_copy,flags,results
+ * flags: space-separated words among compile-error not-allowed timeout race
+ * out-of-bounds wrong crash not-graded, taken from extra_data.flags; without
+ * it, "not-graded" when extra_data.graded is false.
+ */
+#include "csv.h"
+#include "json.h"
+#include "rubric.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int readable;           /* the file exists and is valid JSON */
+    int graded;             /* extra_data.graded (true when absent) */
+    char score[32], max_score[32], fraction[32];
+    char flags[256];
+} outcome;
+
+/* 2 decimals at most, no trailing zeros: 80, 66.67, 0.5. */
+static void format_points(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, "%.2f", v);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot && *end == '0')
+        *end-- = '\0';
+    if (end == dot)
+        *end = '\0';
+}
+
+/* Words separated by single spaces, without leading or trailing blanks. */
+static void normalise_words(char *dst, size_t len, const char *src)
+{
+    size_t n = 0;
+    for (const char *p = src; *p && n + 1 < len; p++) {
+        int blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+        if (!blank)
+            dst[n++] = *p;
+        else if (n > 0 && dst[n - 1] != ' ')
+            dst[n++] = ' ';
+    }
+    while (n > 0 && dst[n - 1] == ' ')
+        n--;
+    dst[n] = '\0';
+}
+
+static void read_outcome(const char *path, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    char err[256] = "";
+    tl_json *r = tl_json_parse_file(path, err, sizeof err);
+    if (!r || r->type != TL_JSON_OBJECT) {
+        fprintf(stderr, "gradebook: %s: %s\n", path, r ? "not a JSON object" : err);
+        tl_json_free(r);
+        snprintf(o->flags, sizeof o->flags, "not-graded");
+        return;
+    }
+    o->readable = 1;
+    const tl_json *extra = tl_json_get(r, "extra_data");
+    const tl_json *graded = extra ? tl_json_get(extra, "graded") : NULL;
+    o->graded = !(graded && graded->type == TL_JSON_BOOL && graded->number == 0);
+    const tl_json *score = tl_json_get(r, "score"), *max = tl_json_get(r, "max_score");
+    if (score && score->type == TL_JSON_NUMBER)
+        format_points(o->score, sizeof o->score, score->number);
+    if (max && max->type == TL_JSON_NUMBER)
+        format_points(o->max_score, sizeof o->max_score, max->number);
+    const tl_json *fraction = extra ? tl_json_get(extra, "fraction_of_copy") : NULL;
+    if (fraction && fraction->type == TL_JSON_NUMBER)
+        snprintf(o->fraction, sizeof o->fraction, "%.4f", fraction->number);
+    const tl_json *flags = extra ? tl_json_get(extra, "flags") : NULL;
+    if (flags && flags->type == TL_JSON_STRING)
+        normalise_words(o->flags, sizeof o->flags, flags->string);
+    else if (!o->graded)
+        snprintf(o->flags, sizeof o->flags, "not-graded");
+    tl_json_free(r);
+}
+
+/* Finished: graded, or not graded for a reason of the submission's own (a flag
+ * other than not-graded). "Could not grade" with no reason (no GPU or no nvcc at
+ * the time) is not finished: the next batch run tries again. */
+static int is_done(const outcome *o)
+{
+    if (!o->readable)
+        return 0;
+    if (o->graded)
+        return 1;
+    char words[256];
+    snprintf(words, sizeof words, "%s", o->flags);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (strcmp(w, "not-graded") != 0)
+            return 1;
+    return 0;
+}
+
+/* The last two folder names of .../<student>/<lab>/results.json. */
+static void student_and_lab(const char *path, char *student, size_t slen, char *lab, size_t llen)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    char *parts[3] = {NULL, NULL, NULL};   /* file, lab, student */
+    for (int i = 0; i < 3; i++) {
+        char *slash = strrchr(copy, '/');
+        parts[i] = slash ? slash + 1 : copy;
+        if (!slash)
+            break;
+        *slash = '\0';
+    }
+    snprintf(lab, llen, "%s", parts[1] ? parts[1] : "");
+    snprintf(student, slen, "%s", parts[2] ? parts[2] : "");
+}
+
+static const char *const columns[] = {"student", "lab", "score", "max_score", "fraction_of_copy", "flags", "results"};
+enum { COLUMNS = sizeof columns / sizeof columns[0] };
+
+static int write_csv(const char *csv, int n, char **paths)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", csv);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "gradebook: cannot write %s\n", tmp);
+        return 2;
+    }
+    tl_csv_row(f, columns, COLUMNS);
+    for (int i = 0; i < n; i++) {
+        outcome o;
+        char student[256], lab[64];
+        read_outcome(paths[i], &o);
+        student_and_lab(paths[i], student, sizeof student, lab, sizeof lab);
+        const char *row[COLUMNS] = {student, lab, o.score, o.max_score, o.fraction, o.flags, paths[i]};
+        tl_csv_row(f, row, COLUMNS);
+    }
+    /* Written whole, then renamed: a reader never sees half a gradebook. */
+    if (fclose(f) != 0 || rename(tmp, csv) != 0) {
+        fprintf(stderr, "gradebook: cannot write %s\n", csv);
+        return 2;
+    }
+    return 0;
+}
+
+static int write_stub(const char *path, int argc, char **argv)
+{
+    const char *lab = NULL, *rubric_path = NULL, *source = "", *seed = "", *flags = "", *output = "";
+    double elapsed = 0;
+    for (int i = 0; i < argc; i += 2) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "gradebook: %s needs a value\n", argv[i]);
+            return 2;
+        }
+        const char *k = argv[i], *v = argv[i + 1];
+        if (!strcmp(k, "--lab")) lab = v;
+        else if (!strcmp(k, "--rubric")) rubric_path = v;
+        else if (!strcmp(k, "--source")) source = v;
+        else if (!strcmp(k, "--seed")) seed = v;
+        else if (!strcmp(k, "--flags")) flags = v;
+        else if (!strcmp(k, "--output")) output = v;
+        else if (!strcmp(k, "--elapsed")) elapsed = atof(v);
+        else {
+            fprintf(stderr, "gradebook: unknown option %s\n", k);
+            return 2;
+        }
+    }
+    /* The maximum the lab could have given, as the report states it when it cannot grade. */
+    double max = 0;
+    tl_rubric rubric;
+    char err[256];
+    if (rubric_path && tl_rubric_load(rubric_path, &rubric, err, sizeof err) == 0) {
+        max = tl_rubric_max_points(&rubric);
+        if (!lab)
+            lab = rubric.id;
+    } else if (rubric_path) {
+        fprintf(stderr, "gradebook: %s\n", err);
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gradebook: cannot write %s\n", path);
+        return 2;
+    }
+    char text[4096];
+    snprintf(text, sizeof text, "Could not grade: %s", output);
+    char words[256];
+    normalise_words(words, sizeof words, flags);
+    tl_json_writer w;
+    tl_jw_init(&w, f);
+    tl_jw_object_begin(&w, NULL);
+    tl_jw_number(&w, "score", 0);
+    tl_jw_number(&w, "max_score", max);
+    tl_jw_number(&w, "execution_time", elapsed);
+    tl_jw_string(&w, "output", text);
+    tl_jw_string(&w, "output_format", "text");
+    tl_jw_string(&w, "visibility", "visible");
+    tl_jw_string(&w, "stdout_visibility", "hidden");
+    tl_jw_array_begin(&w, "tests");
+    tl_jw_array_end(&w);
+    tl_jw_object_begin(&w, "extra_data");
+    tl_jw_string(&w, "lab", lab ? lab : "");
+    tl_jw_string(&w, "source", source);
+    tl_jw_string(&w, "seed", seed);
+    tl_jw_bool(&w, "graded", 0);
+    tl_jw_string(&w, "flags", words);
+    tl_jw_object_end(&w);
+    tl_jw_object_end(&w);
+    fputc('\n', f);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "gradebook: error writing %s\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gradebook --csv OUT.csv RESULTS.json...\n"
+                 "       gradebook --line RESULTS.json | --done RESULTS.json\n"
+                 "       gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N --flags WORDS --output TEXT [--elapsed S]\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 3 && !strcmp(argv[1], "--csv"))
+        return write_csv(argv[2], argc - 3, argv + 3);
+    if (argc == 3 && !strcmp(argv[1], "--line")) {
+        outcome o;
+        read_outcome(argv[2], &o);
+        if (!o.readable)
+            printf("not graded (no readable results.json)\n");
+        else
+            printf("%s/%s%s%s\n", o.score[0] ? o.score : "?", o.max_score[0] ? o.max_score : "?",
+                   o.flags[0] ? " " : "", o.flags);
+        return 0;
+    }
+    if (argc == 3 && !strcmp(argv[1], "--done")) {
+        outcome o;
+        FILE *f = fopen(argv[2], "r");   /* a missing file is simply not done: no warning */
+        if (!f)
+            return 1;
+        fclose(f);
+        read_outcome(argv[2], &o);
+        return is_done(&o) ? 0 : 1;
+    }
+    if (argc >= 3 && !strcmp(argv[1], "--stub"))
+        return write_stub(argv[2], argc - 3, argv + 3);
+    usage(stderr);
+    return 2;
+}
