@@ -88,13 +88,13 @@ int tl_bench_interleaved(const tl_bench_work *works, int nworks, const tl_bench_
     unsigned flush_value = 0;
     CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
 
-    cudaEvent_t *start = (cudaEvent_t *)calloc((size_t)nworks, sizeof(cudaEvent_t));
-    cudaEvent_t *stop = (cudaEvent_t *)calloc((size_t)nworks, sizeof(cudaEvent_t));
-    double **samples = (double **)calloc((size_t)nworks, sizeof(double *));
+    cudaEvent_t *start = HOST_ZEROED((size_t)nworks, cudaEvent_t, "start events");
+    cudaEvent_t *stop = HOST_ZEROED((size_t)nworks, cudaEvent_t, "stop events");
+    double **samples = HOST_ZEROED((size_t)nworks, double *, "sample lists");
     for (int s = 0; s < nworks; s++) {
         CHECK_CUDA(cudaEventCreate(&start[s]));
         CHECK_CUDA(cudaEventCreate(&stop[s]));
-        samples[s] = (double *)calloc((size_t)plan->max_samples, sizeof(double));
+        samples[s] = HOST_ZEROED((size_t)plan->max_samples, double, "samples");
     }
 
     /* Warm-up: every work, until both the launch count and GPU time are

@@ -52,6 +52,14 @@ cudaError_t tl_check_cuda(cudaError_t err, const char *call, const char *file, i
     return err;
 }
 
+void *tl_host_zeroed(size_t count, size_t size, const char *what, const char *file, int line)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        tl_check_cuda(cudaErrorMemoryAllocation, what, file, line);
+    return p;
+}
+
 float *tl_host_floats(size_t n, const char *what, const char *file, int line)
 {
     float *p = (float *)malloc((n ? n : 1) * sizeof(float));

@@ -30,6 +30,7 @@ cudaError_t tl_check_cuda(cudaError_t err, const char *call, const char *file, i
 /* n floats of host memory (n = 0 gives one); when there is none, the
  * handler runs as for a failed CUDA call, naming `what` and the caller. */
 float *tl_host_floats(size_t n, const char *what, const char *file, int line);
+void *tl_host_zeroed(size_t count, size_t size, const char *what, const char *file, int line);
 
 /* A short next step for a CUDA error a student kernel typically causes. */
 const char *tl_cuda_error_hint(cudaError_t err);
@@ -43,5 +44,8 @@ const char *tl_cuda_error_hint(cudaError_t err);
 #define CHECK_LAUNCH() tl_check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
 /* float *p = HOST_FLOATS(n, "reference"); */
 #define HOST_FLOATS(n, what) tl_host_floats((n), "malloc(" what ")", __FILE__, __LINE__)
+/* double *d = HOST_ZEROED(n, double, "exact sums"): n zeroed elements; out of memory ends the
+ * program through the error handler, as a failed CUDA call does. */
+#define HOST_ZEROED(n, type, what) ((type *)tl_host_zeroed((n), sizeof(type), "calloc(" what ")", __FILE__, __LINE__))
 
 #endif

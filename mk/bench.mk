@@ -45,7 +45,7 @@ bench: bench-build
 # changed. build/bench links to it (`build/bench --help`).
 bench-build: need-nvcc $(RUBRIC_TOOL) $(KIT)/libtilelab.a $(KIT)/grader/bench_sweep.cu.o $(KIT)/grader/matmul_naive.cu.o
 	@sh tools/bench/bench_objects $(BENCH_DIR) $(if $(BENCH_NO_STUDENT),--no-student,--students '$(BENCH_STUDENT_DIR)')
-	$(Q)gcc $(CFLAGS) -c $(BENCH_DIR)/entries.c -o $(BENCH_DIR)/entries.o
+	$(Q)gcc $(CFLAGS) -Itools/bench -c $(BENCH_DIR)/entries.c -o $(BENCH_DIR)/entries.o
 	@echo "  NVCC  $(BENCH_PROGRAM)"
 	$(Q)$(NVCC) $(NVFLAGS) $(KIT)/grader/bench_sweep.cu.o $(BENCH_DIR)/entries.o $$(cat $(BENCH_DIR)/objects) \
 	  $(KIT)/grader/matmul_naive.cu.o $(KIT)/libtilelab.a -lcublas -o $(BENCH_PROGRAM)

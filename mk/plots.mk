@@ -37,7 +37,7 @@ plots: $(addprefix plot-,$(CHARTS))
 
 # Charts are always redrawn (a second or two): an input named on the command
 # line may be older than the charts drawn from another one.
-$(addprefix plot-,$(CHARTS)): plot-%:
+$(addprefix plot-,$(CHARTS)): plot-%: $(RUBRIC_TOOL)
 	@mkdir -p '$(PLOTS_OUT)'
 	@GNUPLOT='$(GNUPLOT)' sh plots/render.sh '$*' '$($*.input)' '$(PLOTS_OUT)' "$($*.from)"
 

@@ -9,6 +9,7 @@
 include mk/toolchain.mk
 include mk/kit.mk
 
+RUBRIC_AT_PARSE := 1
 include mk/rubric.mk
 # The lab's rubric and kind, from the rubric's one reader (mk/rubric.mk).
 RUBRIC := $(shell $(RUBRIC_TOOL) path '$(LAB)' 2>&1)

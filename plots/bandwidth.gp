@@ -30,7 +30,7 @@ who_name(w) = w eq "student" ? "yours" : w
 # so it never sees an empty set).
 P = ""
 others = 0
-do for [s in "copy naive tiled padded register inplace cublas"] {
+do for [s in "copy " . transpose_series . " inplace cublas"] {
     do for [w in runs(s)] {
         color = kernel_color(s)
         points = w eq "student" ? "pt 6 ps 1.1 dt 2" : "pt 7 ps 0.9 dt 1"

@@ -28,7 +28,7 @@ base = BASE_median
 
 # The rungs present at that size, in teaching order; position = rung number.
 rungs = ""; mine = ""
-do for [s in "naive tiled padded register inplace"] {
+do for [s in transpose_series . " inplace"] {
     stats file using (at(s, "reference") || at(s, "student") ? 1 : 0) nooutput
     if (STATS_sum > 0) { rungs = rungs . " " . s }
     stats file using (at(s, "student") ? 1 : 0) nooutput

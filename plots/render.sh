@@ -60,12 +60,19 @@ rubric="$here/../build/tools/rubric"
     low=$(cd "$here/.." && "$rubric" get "$id" perf_low) high=$(cd "$here/.." && "$rubric" get "$id" perf_high)
     [ -n "$low" ] && [ -n "$high" ] && perf="$perf $id $low $high"
 done
+# The bench series of each op, in lab order, from the rubrics (bench_series):
+# the charts draw what the labs name, not a list of their own.
+transpose_series= matmul_series=
+if [ -x "$rubric" ]; then
+    transpose_series=$(cd "$here/.." && "$rubric" bench | awk '$3 == "transpose" { printf "%s%s", n++ ? " " : "", $2 }')
+    matmul_series=$(cd "$here/.." && "$rubric" bench | awk '$3 == "matmul" { printf "%s%s", n++ ? " " : "", $2 }')
+fi
 # The name goes into a single-quoted gnuplot string and then into enhanced
 # text: drop quotes, backslash-escape the characters enhanced text reserves.
 gpu=$(printf '%s' "$gpu" | sed -e "s/[\"'\\\\]//g" -e 's/[_^@&~{}]/\\&/g' -e 's/[[:space:]]*$//')
 
 for fmt in png svg; do
-    "$gnuplot" -e "fmt='$fmt'; out='$outdir/$chart.$fmt'; file='$input'; gpu='$gpu'; l2_bytes=${l2_bytes:-0}; date_utc='$date_utc'; perf='$perf'" \
+    "$gnuplot" -e "fmt='$fmt'; out='$outdir/$chart.$fmt'; file='$input'; gpu='$gpu'; l2_bytes=${l2_bytes:-0}; date_utc='$date_utc'; perf='$perf'; transpose_series='$transpose_series'; matmul_series='$matmul_series'" \
         "$here/style.gp" "$here/$chart.gp" || { echo "$chart: gnuplot failed on $input" >&2; exit 1; }
 done
 echo "$chart: $outdir/$chart.png $outdir/$chart.svg"

@@ -2,6 +2,7 @@
 #include "matmul_case.h"
 
 #include "tilelab.h"
+#include "check.h"
 #include "devbuf.h"
 #include "matrix.h"
 
@@ -46,8 +47,8 @@ static int check_element(double exact, double bound, float got, int i, int j, tl
 
 static size_t check_all(const float *A, const float *B, const float *C, tl_mm_shape s, char *why, size_t len)
 {
-    double *exact = (double *)malloc((size_t)s.n * sizeof(double));
-    double *bound = (double *)malloc((size_t)s.n * sizeof(double));
+    double *exact = HOST_ZEROED((size_t)s.n, double, "exact row");
+    double *bound = HOST_ZEROED((size_t)s.n, double, "error bound row");
     size_t wrong = 0;
     for (int i = 0; i < s.m; i++) {
         /* Row by row, k outer: the B rows stream through the cache. */

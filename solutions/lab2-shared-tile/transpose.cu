@@ -9,7 +9,7 @@
  */
 #include "tilelab.h"
 
-enum { TILE = 32, BLOCK_ROWS = 8 };
+enum { TILE = 32, BLOCK_ROWS = 8 }; static_assert(TILE % BLOCK_ROWS == 0, "each thread moves TILE / BLOCK_ROWS rows of a tile");
 
 __global__ void transpose_tiled(const float *in, float *out, int rows, int cols)
 {

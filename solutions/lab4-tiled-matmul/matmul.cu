@@ -9,7 +9,7 @@
  */
 #include "tilelab.h"
 
-enum { TILE = 32 };
+enum { TILE = 32 }; static_assert(TILE * TILE <= 1024, "one thread per tile element: at most 1024 threads a block");
 
 __global__ void matmul_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {

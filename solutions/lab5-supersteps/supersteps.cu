@@ -84,7 +84,7 @@ void launch_pair_sums(const float *in, float *out, int n)
 
 /* ==== Part 2: in-place transpose ======================================== */
 
-enum { TILE = 32, ROWS = 8 };   /* a 32 x 32 tile, moved by 32 x 8 threads */
+enum { TILE = 32, ROWS = 8 }; static_assert(TILE % ROWS == 0, "a 32 x 32 tile, moved by 32 x 8 threads: TILE / ROWS rows each");
 
 __global__ void transpose_inplace(float *a, int n)
 {

@@ -21,8 +21,8 @@
  */
 #include "tilelab.h"
 
-enum { TILE = 64, VEC = 4, THREADS_X = TILE / VEC, THREADS_Y = 8 };   /* 16 x 8 threads */
-enum { SCALAR_TILE = 32, BLOCK_ROWS = 8 };
+enum { TILE = 64, VEC = 4, THREADS_X = TILE / VEC, THREADS_Y = 8 }; static_assert(TILE % VEC == 0 && TILE % THREADS_Y == 0, "16 x 8 threads, whole 4 x 4 blocks");
+enum { SCALAR_TILE = 32, BLOCK_ROWS = 8 }; static_assert(SCALAR_TILE % BLOCK_ROWS == 0, "lab 3's tile");
 
 /* Row i of the result is column i of the 4 x 4 block v. */
 __device__ __forceinline__ void transpose4x4(const float4 v[4], float4 t[4])

@@ -23,7 +23,7 @@
 #define INSPECT "build/tools/inspect"
 /* mk/toolchain.mk's NVFLAGS for the oldest GPU CUDA 13 supports: what a
  * GPU-less CI machine builds. */
-#define NVCC_FLAGS "-arch=sm_75 -O3 -lineinfo -std=c++17 -Icommon -Igrader -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets"
+#define NVCC_FLAGS "-arch=sm_75 -O3 -lineinfo -std=c++17 -Ikit -Igrader -Ikinds/transpose -Ikinds/matmul -Ikinds/supersteps -Ikinds/sparse -Xcompiler -Wall,-Wextra -Wno-deprecated-gpu-targets"
 #define PUBLIC_HEADERS "--public kit/tilelab.h --public kit/check.h"
 
 /* The tool, built by its own fragment (the same rule the Makefile includes). */

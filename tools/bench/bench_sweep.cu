@@ -41,6 +41,7 @@
  * Exit: 0 done (kernels left out are listed), 2 cannot run (no GPU, cannot write the CSV).
  */
 #include "tilelab.h"
+#include "check.h"
 #include "bench.h"
 #include "bench_sweep.h"
 #include "case.h"
@@ -369,9 +370,9 @@ static void transpose_measure(sweep *s, const shape *sh, kernel *const *ks, int 
     CHECK_CUDA(cudaMalloc((void **)&a.out, n * sizeof(float)));
     CHECK_CUDA(cudaMemcpy((void *)a.in, in_host, n * sizeof(float), cudaMemcpyHostToDevice));
 
-    row *out_rows = (row *)calloc((size_t)count, sizeof(row));
-    double *copies = (double *)calloc((size_t)count, sizeof(double));
-    double *copies4 = (double *)calloc((size_t)count, sizeof(double));
+    row *out_rows = HOST_ZEROED((size_t)count, row, "bench rows");
+    double *copies = HOST_ZEROED((size_t)count, double, "copy times");
+    double *copies4 = HOST_ZEROED((size_t)count, double, "float4 copy times");
     int measured = 0;
     for (int i = 0; i < count; i++) {
         const kernel *k = ks[i];

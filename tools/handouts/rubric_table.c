@@ -6,7 +6,7 @@
  *   rubric-table --check HANDOUT...    exit 1 naming every table that differs
  *   rubric-table --print points|calibration LAB
  *
- * from labs/LAB-*/lab.rubric (--rubrics DIR: DIR/LAB.rubric).
+ * from the lab's own labs/LAB-NAME/lab.rubric (--rubrics DIR: DIR/LAB.rubric).
  * A handout marks each table with a pair of lines,
  *
  *   <!-- rubric-table lab3 points: ... -->      ...      <!-- rubric-table end -->
