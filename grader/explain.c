@@ -128,6 +128,14 @@ unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, siz
     return flag;
 }
 
+unsigned explain_missing(const tl_rubric *r, char *out, size_t len)
+{
+    appendf(out, len, "did not report: the hidden tests ended without a result for this test (the test process "
+            "crashed or was stopped before it ran), so it counts as failed.\nNext: run build/%s and read the first "
+            "error it prints.\n", r->id);
+    return FLAG_CRASH;
+}
+
 /* Right on every square shape, wrong only on others: rows and cols swapped. */
 const char *swapped_rows_note(int square_pass, int square_fail, int other_fail)
 {

@@ -114,6 +114,8 @@ void display_name(const char *test, const char *seed, int matmul, const char *un
                   tl_shape *shape);
 /* Reason and next step for a test that did not pass; its FLAG_*. */
 unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len);
+/* Reason and next step for a test the rubric names that the hidden tests did not report; its FLAG_*. */
+unsigned explain_missing(const tl_rubric *r, char *out, size_t len);
 /* The diagnosis drawn from square and other shapes' results, or NULL. */
 const char *swapped_rows_note(int square_pass, int square_fail, int other_fail);
 /* A sanitizer run that found errors (its log at `log_path`): the first finding, where, and what to do. */

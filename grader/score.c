@@ -15,11 +15,14 @@
 
 /* ---- hidden tests ------------------------------------------------------ */
 
-/* A hidden test and its suite; `order` is its unit's place in the rubric. */
+/* A hidden test the rubric names: as the JSON reported it, or (test NULL)
+ * missing from it. `order` is its unit's place in the rubric; a missing one
+ * comes after its unit's reported tests, in the rubric's order (`rank`). */
 typedef struct {
     const tl_json *test;
-    const char *suite;
-    int order;
+    const char *suite, *name;   /* name: the rubric's, for a missing test */
+    int order, rank;
+    double points;
 } found_test;
 
 static int by_unit_then_name(const void *a, const void *b)
@@ -27,6 +30,10 @@ static int by_unit_then_name(const void *a, const void *b)
     const found_test *x = (const found_test *)a, *y = (const found_test *)b;
     if (x->order != y->order)
         return x->order - y->order;
+    if (!x->test != !y->test)
+        return !x->test - !y->test;
+    if (!x->test)
+        return x->rank - y->rank;
     return strcmp(tl_json_string(x->test, "name", ""), tl_json_string(y->test, "name", ""));
 }
 
@@ -36,6 +43,22 @@ static int unit_index(const tl_rubric *r, const char *name)
     return u ? (int)(u - r->units) : -1;
 }
 
+/* Whether the JSON reported test `name` (as the rubric names it) of `suite`. */
+static int reported(const found_test *all, int n, const char *suite, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(all[i].suite, suite) &&
+            !strcmp(tl_rubric_test_name(tl_json_string(all[i].test, "name", "")), name))
+            return 1;
+    return 0;
+}
+
+/*
+ * Each test gets the points of its rubric `tests` line. A reported test the
+ * rubric does not name is the kit's error (could not grade); a named test
+ * the JSON lacks (a crashed run) fails with 0 points, and the others keep
+ * theirs.
+ */
 int grade_tests(grade *g, const options *o)
 {
     char err[256];
@@ -48,7 +71,7 @@ int grade_tests(grade *g, const options *o)
     }
     const tl_rubric *r = &g->rubric;
     found_test all[MAX_TESTS];
-    int n = 0, in_unit[TL_RUBRIC_MAX_UNITS] = {0};
+    int n = 0;
     for (const tl_json *suite = tl_json_get(doc, "test_suites") ? tl_json_get(doc, "test_suites")->child : NULL;
          suite; suite = suite->next)
         for (const tl_json *t = tl_json_get(suite, "tests") ? tl_json_get(suite, "tests")->child : NULL;
@@ -57,14 +80,29 @@ int grade_tests(grade *g, const options *o)
             int order = r->nunits ? unit_index(r, name) : 0;
             if (order < 0)
                 continue;   /* a suite the rubric does not grade */
-            all[n++] = (found_test){t, name, order};
-            if (r->nunits)
-                in_unit[order]++;
+            double points = tl_rubric_test_points(r, name, tl_json_string(t, "name", ""));
+            if (points < 0) {
+                snprintf(g->problem, sizeof g->problem, "the rubric gives no points to hidden test %s (suite %s). "
+                         "Not your file's fault: the kit's rubric and its hidden tests disagree.\nNext: tell your "
+                         "instructor.\n", tl_rubric_test_name(tl_json_string(t, "name", "?")), name);
+                tl_json_free(doc);
+                return -1;
+            }
+            all[n++] = (found_test){t, name, NULL, order, 0, points};
         }
     if (n == 0) {
         snprintf(g->problem, sizeof g->problem, "the hidden tests reported no test at all.\n");
         tl_json_free(doc);
         return -1;
+    }
+    int reported_n = n, rank = 0;
+    for (int k = 0; k < r->ntest_groups; k++) {
+        const tl_rubric_test_group *group = &r->test_groups[k];
+        for (int i = 0; i < group->ntests && n < MAX_TESTS; i++, rank++)
+            if (!reported(all, reported_n, group->suite, group->tests[i]))
+                all[n++] = (found_test){NULL, group->suite, group->tests[i],
+                                        r->nunits ? unit_index(r, group->suite) : 0, rank,
+                                        group->points / group->ntests};
     }
     qsort(all, (size_t)n, sizeof all[0], by_unit_then_name);
 
@@ -77,14 +115,18 @@ int grade_tests(grade *g, const options *o)
         const tl_json *test = all[i].test;
         const tl_rubric_unit *unit = r->nunits ? &r->units[all[i].order] : NULL;
         int matmul = kind_of(r)->matrix_product || (unit && !strcmp(unit->name, "dbuf"));
-        display_name(tl_json_string(test, "name", "?"), o->seed, matmul, unit ? unit->name : NULL, t->name,
-                     sizeof t->name, &shape);
-        t->max_score = unit ? unit->points / in_unit[all[i].order] : r->correctness_points / n;
-        t->passed = strcmp(tl_json_string(test, "status", ""), "PASSED") == 0;
+        char missing[64];   /* display_name drops what precedes the first '_': here nothing */
+        snprintf(missing, sizeof missing, "_%s", all[i].name ? all[i].name : "");
+        display_name(test ? tl_json_string(test, "name", "?") : missing, o->seed, matmul, unit ? unit->name : NULL,
+                     t->name, sizeof t->name, &shape);
+        t->max_score = all[i].points;
+        t->passed = test && strcmp(tl_json_string(test, "status", ""), "PASSED") == 0;
         t->score = t->passed ? t->max_score : 0;
         if (unit)
             snprintf(t->unit, sizeof t->unit, "%s", unit->name);
-        if (!t->passed)
+        if (!test)
+            g->flags |= explain_missing(r, t->output, sizeof t->output);
+        else if (!t->passed)
             g->flags |= explain_failure(test, r, t->output, sizeof t->output);
         int square = !matmul && !unit && shape.rows > 0 && shape.rows == shape.cols;
 
