@@ -57,6 +57,93 @@ static int parse_unit(tl_rubric *r, const char *value, char *err, size_t errlen)
     return 0;
 }
 
+/* "transpose 55 1x1 1x777 ...": one test group. */
+static int parse_tests(tl_rubric *r, const char *value, char *err, size_t errlen)
+{
+    if (r->ntest_groups == TL_RUBRIC_MAX_TEST_GROUPS) {
+        snprintf(err, errlen, "more than %d tests lines", TL_RUBRIC_MAX_TEST_GROUPS);
+        return -1;
+    }
+    tl_rubric_test_group *t = &r->test_groups[r->ntest_groups];
+    memset(t, 0, sizeof *t);
+    int names_at = 0;
+    if (!value || sscanf(value, "%15s %lf %n", t->suite, &t->points, &names_at) != 2 || !value[names_at] ||
+        !(t->points >= 0)) {
+        snprintf(err, errlen, "a tests line is: tests SUITE POINTS NAME... (the named hidden tests share POINTS)");
+        return -1;
+    }
+    for (const char *at = value + names_at; *at;) {
+        size_t n = strcspn(at, " \t");
+        if (t->ntests == TL_RUBRIC_MAX_GROUP_TESTS || n >= sizeof t->tests[0]) {
+            snprintf(err, errlen, "a tests line names at most %d tests of at most %zu characters",
+                     TL_RUBRIC_MAX_GROUP_TESTS, sizeof t->tests[0] - 1);
+            return -1;
+        }
+        memcpy(t->tests[t->ntests], at, n);
+        t->tests[t->ntests][n] = '\0';
+        for (int g = 0; g <= r->ntest_groups; g++) {   /* g == ntest_groups: this line's earlier names */
+            const tl_rubric_test_group *earlier = &r->test_groups[g];
+            for (int k = 0; k < earlier->ntests && !strcmp(earlier->suite, t->suite); k++)
+                if (!strcmp(earlier->tests[k], t->tests[t->ntests])) {
+                    snprintf(err, errlen, "hidden test %s of suite %s is named twice", t->tests[t->ntests], t->suite);
+                    return -1;
+                }
+        }
+        t->ntests++;
+        at += n;
+        at += strspn(at, " \t");
+    }
+    r->ntest_groups++;
+    return 0;
+}
+
+/* 1 when `word` is one of the blank-separated words of `list`. */
+static int has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *at = list; *at; at += strcspn(at, " \t"), at += strspn(at, " \t"))
+        if (!strncmp(at, word, n) && (at[n] == '\0' || at[n] == ' ' || at[n] == '\t'))
+            return 1;
+    return 0;
+}
+
+/* The tests lines against the lab: its suites, and points that add up. */
+static int check_tests(const tl_rubric *r, const char *path, char *err, size_t errlen)
+{
+    if (!r->ntest_groups) {
+        snprintf(err, errlen, "%s: no tests lines: each hidden test's points are `tests SUITE POINTS NAME...`", path);
+        return -1;
+    }
+    for (int g = 0; g < r->ntest_groups; g++) {
+        const char *suite = r->test_groups[g].suite;
+        /* The lab's suites: its units, else hidden_suites, else its kind's one suite, named after it. */
+        int known = r->nunits ? tl_rubric_find_unit(r, suite) != NULL
+                  : r->hidden_suites[0] ? has_word(r->hidden_suites, suite) : !strcmp(suite, r->kind);
+        if (!known) {
+            snprintf(err, errlen, "%s: tests line for suite '%s', which is not one of this lab's suites (%s)", path,
+                     suite, r->nunits ? "its units" : r->hidden_suites[0] ? "hidden_suites" : "its kind's");
+            return -1;
+        }
+    }
+    for (int u = 0; u < (r->nunits ? r->nunits : 1); u++) {
+        const char *unit = r->nunits ? r->units[u].name : NULL;
+        double want = unit ? r->units[u].points : r->correctness_points, sum = 0;
+        for (int g = 0; g < r->ntest_groups; g++)
+            if (!unit || !strcmp(r->test_groups[g].suite, unit))
+                sum += r->test_groups[g].points;
+        if (fabs(sum - want) > 1e-9) {
+            if (unit)
+                snprintf(err, errlen, "%s: the tests lines of unit %s add up to %g points, not its %g", path, unit,
+                         sum, want);
+            else
+                snprintf(err, errlen, "%s: the tests lines add up to %g points, not correctness_points %g", path, sum,
+                         want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* One field of a `|`-separated line, blanks trimmed; NULL when empty or too long. */
 static const char *next_field(char **cursor, char *out, size_t size)
 {
@@ -106,7 +193,7 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
     }
     memset(r, 0, sizeof *r);
     int seen[FIELD_COUNT] = {0};
-    char line[512];
+    char line[2048];   /* a tests line names many tests */
     int lineno = 0, status = 0;
     while (status == 0 && fgets(line, sizeof line, f)) {
         lineno++;
@@ -124,10 +211,11 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
             while (end > value && (end[-1] == ' ' || end[-1] == '\t'))
                 *--end = '\0';
         }
-        /* Repeatable: `unit`, one kernel of a lab with several; `calibrated`, one GPU. */
-        int unit = !strcmp(key, "unit");
-        if (unit || !strcmp(key, "calibrated")) {
-            if ((unit ? parse_unit : parse_calibration)(r, value, err, errlen) != 0) {
+        /* Repeatable: `unit`, one kernel of a lab with several; `tests`, hidden tests and their
+         * points; `calibrated`, one GPU. */
+        int unit = !strcmp(key, "unit"), tests = !strcmp(key, "tests");
+        if (unit || tests || !strcmp(key, "calibrated")) {
+            if ((unit ? parse_unit : tests ? parse_tests : parse_calibration)(r, value, err, errlen) != 0) {
                 char why[256];
                 snprintf(why, sizeof why, "%s", err);
                 snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
@@ -179,6 +267,8 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
                  r->correctness_points);
         status = -1;
     }
+    if (status == 0)
+        status = check_tests(r, path, err, errlen);
     if (status == 0 && ((r->performance_unit[0] && !tl_rubric_find_unit(r, r->performance_unit)) ||
                         (r->speedup_unit[0] && !tl_rubric_find_unit(r, r->speedup_unit)))) {
         snprintf(err, errlen, "%s: performance_unit or speedup_unit names no unit", path);
@@ -260,6 +350,24 @@ double tl_rubric_speedup_points(const tl_rubric *r, double speedup)
     if (t > 1)
         t = 1;
     return t * r->speedup_points;
+}
+
+const char *tl_rubric_test_name(const char *criterion_name)
+{
+    const char *underscore = strchr(criterion_name, '_');
+    return underscore ? underscore + 1 : criterion_name;
+}
+
+double tl_rubric_test_points(const tl_rubric *r, const char *suite, const char *criterion_name)
+{
+    const char *name = tl_rubric_test_name(criterion_name);
+    for (int g = 0; g < r->ntest_groups; g++) {
+        const tl_rubric_test_group *t = &r->test_groups[g];
+        for (int k = 0; strcmp(t->suite, suite) == 0 && k < t->ntests; k++)
+            if (!strcmp(t->tests[k], name))
+                return t->points / t->ntests;
+    }
+    return -1;
 }
 
 const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name)

@@ -25,6 +25,22 @@ typedef struct {
 } tl_rubric_unit;
 
 /*
+ * Hidden tests and their points (`tests SUITE POINTS NAME...`, repeatable):
+ * the named tests of the Criterion suite SUITE share POINTS equally. A test
+ * is named as the report shows it, its ordering prefix dropped (s07_31x33 is
+ * 31x33, s21_random_1 is random_1). A lab's lines add up to
+ * correctness_points (with unit lines: each unit's lines to its points), so
+ * a new test or a test that did not report never moves the others' points.
+ */
+enum { TL_RUBRIC_MAX_TEST_GROUPS = 16, TL_RUBRIC_MAX_GROUP_TESTS = 48 };
+typedef struct {
+    char suite[16];
+    double points;
+    int ntests;
+    char tests[TL_RUBRIC_MAX_GROUP_TESTS][40];
+} tl_rubric_test_group;
+
+/*
  * One GPU the thresholds rest on (`calibrated GPU | SETUP | MEASURED`):
  * what ./grade measured there, quoted by the handouts (build/tools/rubric-table).
  */
@@ -80,6 +96,9 @@ typedef struct {
     char speedup_unit[16];        /* the unit they measure */
     char double_buffered_unit[16]; /* its kernel must be double-buffered (grader/ptx.h), or no speed points */
     char speedup_next[256];       /* the next step when speedup points are lost */
+    /* The hidden tests' points, one `tests` line each. */
+    tl_rubric_test_group test_groups[TL_RUBRIC_MAX_TEST_GROUPS];
+    int ntest_groups;
     /* The GPUs the thresholds rest on, one `calibrated` line each. */
     tl_rubric_calibration calibrations[TL_RUBRIC_MAX_CALIBRATIONS];
     int ncalibrations;
@@ -105,6 +124,12 @@ double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy);
 
 /* The same for a speedup over the baseline (speedup_low, speedup_high, speedup_points). */
 double tl_rubric_speedup_points(const tl_rubric *r, double speedup);
+
+/* A hidden test's name as a rubric names it: Criterion's name without its ordering prefix ("s07_31x33" -> "31x33"). */
+const char *tl_rubric_test_name(const char *criterion_name);
+
+/* The points of hidden test `criterion_name` of `suite` (its `tests` line's share), or -1 when no line names it. */
+double tl_rubric_test_points(const tl_rubric *r, const char *suite, const char *criterion_name);
 
 /* The unit named `name`, or NULL. */
 const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name);

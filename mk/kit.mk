@@ -86,11 +86,15 @@ $(KIT)/probe: $(KIT)/grader/probe.cu.o $(KIT)/libtilelab.a
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
-# Host-only: the score-and-report step needs no GPU and no nvcc.
-$(B)/tools/report: grader/report.c grader/rubric.c grader/counters.c kit/json.c kit/csv.c kit/shapes.c kit/matrix.c $(KIT_HEADERS)
+# Host-only: the score-and-report step needs no GPU and no nvcc. Its parts
+# (grader/report.h): the pipeline, scoring, explaining, locating, output.
+REPORT_SOURCES := grader/report.c grader/score.c grader/explain.c grader/locate.c grader/output.c \
+                  grader/report_text.c grader/lab_kinds.c grader/rubric.c grader/counters.c \
+                  kit/json.c kit/csv.c kit/shapes.c kit/matrix.c
+$(B)/tools/report: $(REPORT_SOURCES) $(KIT_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) grader/report.c grader/rubric.c grader/counters.c kit/json.c kit/csv.c kit/shapes.c kit/matrix.c -lm -o $@
+	$(Q)gcc $(CFLAGS) $(REPORT_SOURCES) -lm -o $@
 # The naive matmul's worker links the kernel make bench times too.
 $(KIT)/workers/naive: $(KIT)/grader/matmul_naive.cu.o
 

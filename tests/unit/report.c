@@ -191,6 +191,36 @@ Test(report, missing_test_results_cannot_grade)
     tl_json_free(r);
 }
 
+/* Each test's points are its rubric line's (fixture: six tests, 72 points, 12 each). A test the
+ * JSON lacks (a crashed run) fails alone: the others keep their 12, nothing is re-weighted. */
+Test(report, a_test_missing_from_the_json_scores_0_and_the_others_keep_their_points)
+{
+    tl_json *r;
+    int status = run_report("--tests tests/fixtures/tests-one-missing.json --measure-status 0", &r);
+    cr_assert_eq(status, 1, "%s", stdout_text());
+    const tl_json *missing = test_named(r, "8191x8193");
+    cr_assert_eq(tl_json_number(missing, "score", -1), 0);
+    cr_assert_eq(tl_json_number(missing, "max_score", -1), 12);
+    cr_assert_str_eq(tl_json_string(missing, "status", ""), "failed");
+    cr_assert(strstr(tl_json_string(missing, "output", ""), "did not report"), "%s",
+              tl_json_string(missing, "output", ""));
+    cr_assert_eq(tl_json_number(test_named(r, "1x1"), "max_score", -1), 12);
+    cr_assert_float_eq(tl_json_number(r, "score", -1), 5 * 12, 1e-9);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100);
+    tl_json_free(r);
+}
+
+/* A reported test the rubric gives no points to: the kit's fault, never a guess at its weight. */
+Test(report, a_test_the_rubric_does_not_name_cannot_grade)
+{
+    tl_json *r;
+    cr_assert_eq(run_report("--tests tests/fixtures/tests-one-unnamed.json --measure-status 0", &r), 2);
+    const char *out = tl_json_string(r, "output", "");
+    cr_assert(strstr(out, "Could not grade: the rubric gives no points to hidden test twice_123x457"), "%s", out);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "flags", "?"), "not-graded");
+    tl_json_free(r);
+}
+
 Test(report, history_rows_have_fixed_columns, .init = NULL)
 {
     tl_json *r;
@@ -382,7 +412,7 @@ Test(report, flags_name_what_went_wrong)
 Test(report, matmul_is_scored_against_cublas_with_the_naive_ratio)
 {
     tl_json *r;
-    int status = run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-all-pass.json "
+    int status = run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-matmul-all-pass.json "
                                  "--measure tests/fixtures/measure-matmul.json --structure 'shared=4 barrier=2' "
                                  "--sanitizers tests/fixtures/sanitizers-clean", &r);
     cr_assert_eq(status, 0, "%s", stdout_text());

@@ -17,9 +17,10 @@ static const char *write_rubric(const char *text)
     return path;
 }
 
-#define GOOD "id lab9   # comment\ntitle  Two words here \nkind transpose\n" \
-             "correctness_points 72\nperformance_points 28\nkernel_timeout_s 5\ntest_timeout_s 10\n" \
-             "measure_timeout_s 60\n\n# calibrated...\nperf_low 0.05\nperf_high 0.25\n"
+#define NO_TESTS "id lab9   # comment\ntitle  Two words here \nkind transpose\n" \
+                 "correctness_points 72\nperformance_points 28\nkernel_timeout_s 5\ntest_timeout_s 10\n" \
+                 "measure_timeout_s 60\n\n# calibrated...\nperf_low 0.05\nperf_high 0.25\n"
+#define GOOD NO_TESTS "tests transpose 72 1x1 2x3 random_1\n"
 
 Test(rubric, loads_every_field)
 {
@@ -87,7 +88,8 @@ Test(rubric, units_are_read_in_order)
     tl_rubric r;
     char err[256] = "";
     const char *path = write_rubric(UNITS "unit  one  1  10  clean  1000   clinic: the first (a bug)\n"
-                                          "unit  two  2  20  -      67x45x33  part two\n");
+                                          "unit  two  2  20  -      67x45x33  part two\n"
+                                          "tests one 10 n_1 n_2\ntests two 20 1x1x1\n");
     cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.nunits, 2);
     cr_assert_str_eq(r.units[0].name, "one");
@@ -109,7 +111,8 @@ Test(rubric, unit_errors_are_named)
     path = write_rubric(UNITS "unit one 1 10 clean 1000 title\n");
     cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
     cr_assert(strstr(err, "add up to 10, not correctness_points 30"), "%s", err);
-    path = write_rubric(UNITS "unit one 1 30 - 1000 title\nspeedup_points 5\nspeedup_low 0.9\nspeedup_high 1\n");
+    path = write_rubric(UNITS "unit one 1 30 - 1000 title\ntests one 30 n_1\nspeedup_points 5\nspeedup_low 0.9\n"
+                              "speedup_high 1\n");
     cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
     cr_assert(strstr(err, "speedup_points need a baseline"), "%s", err);
     unlink(path);
@@ -122,6 +125,68 @@ Test(rubric, lab5_rubric_adds_up_to_100)
     cr_assert_eq(tl_rubric_load("labs/lab5-supersteps/lab.rubric", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(tl_rubric_max_points(&r), 100);
     cr_assert_eq(r.nunits, 5);
+}
+
+/* Each hidden test's points are the rubric's: `tests SUITE POINTS NAME...`, the line's points shared equally. */
+Test(rubric, tests_lines_give_each_named_test_its_share)
+{
+    tl_rubric r;
+    char err[256] = "";
+    const char *path = write_rubric(NO_TESTS "tests transpose 48 1x1 2x3 random_1\ntests  transpose  24  twice_123x457\n");
+    cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.ntest_groups, 2);
+    cr_assert_eq(tl_rubric_test_points(&r, "transpose", "s06_2x3"), 16, "named without its prefix s06_");
+    cr_assert_eq(tl_rubric_test_points(&r, "transpose", "s12_twice_123x457"), 24);
+    cr_assert_eq(tl_rubric_test_points(&r, "transpose", "s07_31x33"), -1, "a test no line names has no points");
+    cr_assert_eq(tl_rubric_test_points(&r, "vector", "s06_2x3"), -1, "another suite's test of the same name");
+    unlink(path);
+}
+
+Test(rubric, tests_lines_that_do_not_add_up_are_refused)
+{
+    tl_rubric r;
+    char err[256];
+    const char *path = write_rubric(NO_TESTS "tests transpose 70 1x1 2x3\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "the tests lines add up to 70 points, not correctness_points 72"), "%s", err);
+    path = write_rubric(NO_TESTS);
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "no tests lines"), "%s", err);
+    path = write_rubric(UNITS "unit one 1 10 clean 1000 a\nunit two 2 20 - 67 b\ntests one 10 n_1\ntests two 15 N_1\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "the tests lines of unit two add up to 15 points, not its 20"), "%s", err);
+    unlink(path);
+}
+
+Test(rubric, tests_lines_name_each_test_once_and_only_the_labs_suites)
+{
+    tl_rubric r;
+    char err[256];
+    const char *path = write_rubric(NO_TESTS "tests transpose 36 1x1 2x3\ntests transpose 36 2x3\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, ":14: hidden test 2x3 of suite transpose is named twice"), "%s", err);
+    path = write_rubric(NO_TESTS "tests vector 72 3x5\n");   /* kind transpose, no hidden_suites: its one suite */
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "suite 'vector', which is not one of this lab's suites"), "%s", err);
+    path = write_rubric(NO_TESTS "hidden_suites transpose vector\ntests transpose 40 1x1\ntests vector 32 3x5 4x4\n");
+    cr_assert_eq(tl_rubric_load(path, &r, err, sizeof err), 0, "%s", err);
+    path = write_rubric(NO_TESTS "tests transpose 72\n");
+    cr_assert_neq(tl_rubric_load(path, &r, err, sizeof err), 0);
+    cr_assert(strstr(err, "a tests line is: tests SUITE POINTS NAME..."), "%s", err);
+    unlink(path);
+}
+
+Test(rubric, every_shipped_rubric_loads)
+{
+    glob_t g;
+    cr_assert_eq(glob("labs/*/lab.rubric", 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        tl_rubric r;
+        char err[256] = "";
+        cr_assert_eq(tl_rubric_load(g.gl_pathv[i], &r, err, sizeof err), 0, "%s", err);
+        cr_assert(r.ntest_groups > 0, "%s names its hidden tests", g.gl_pathv[i]);
+    }
+    globfree(&g);
 }
 
 /* The GPUs the thresholds were checked on: `calibrated GPU | SETUP | MEASURED`, repeatable. */
@@ -151,7 +216,7 @@ Test(rubric, a_calibrated_line_needs_three_fields)
         snprintf(text, sizeof text, GOOD "%s", bad[i]);
         const char *path = write_rubric(text);
         cr_expect_neq(tl_rubric_load(path, &r, err, sizeof err), 0, "accepted: %s", bad[i]);
-        cr_expect(strstr(err, ":13: a calibrated line is"), "%s: %s", bad[i], err);
+        cr_expect(strstr(err, ":14: a calibrated line is"), "%s: %s", bad[i], err);
         unlink(path);
     }
 }

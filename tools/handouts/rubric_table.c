@@ -6,7 +6,7 @@
  *   rubric-table --check HANDOUT...    exit 1 naming every table that differs
  *   rubric-table --print points|calibration LAB
  *
- * from the lab's own labs/LAB-NAME/lab.rubric (--rubrics DIR: DIR/LAB.rubric).
+ * from labs/LAB-<name>/lab.rubric (--rubrics DIR: DIR/LAB.rubric).
  * A handout marks each table with a pair of lines,
  *
  *   <!-- rubric-table lab3 points: ... -->      ...      <!-- rubric-table end -->
@@ -304,6 +304,16 @@ static void calibration_table(buffer *b, const tl_rubric *r)
         put(b, "| %s (%s) | %s |\n", r->calibrations[i].gpu, r->calibrations[i].setup, r->calibrations[i].measured);
 }
 
+/* The rubric a marker names: the lab's own file (labs/<id>-<name>/lab.rubric), as the handouts
+ * name it, also when --rubrics reads copies. */
+static const char *rubric_source(const char *id)
+{
+    static char path[1024];
+    if (tl_rubric_path(id, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "labs/%s-*/lab.rubric", id);
+    return path;
+}
+
 /* The Markdown of one table; 0, or -1 with the reason in err. */
 static int generate(const char *rubrics, const char *id, const char *what, buffer *b, char *err, size_t errlen)
 {
@@ -396,8 +406,8 @@ static int regenerate(const char *path, const char *rubrics, const char *text, i
             snprintf(why, sizeof why, "a table's first line is " BEGIN "LAB points|calibration ... -->");
         else if (!end)
             snprintf(why, sizeof why, "the %s %s table has no '" END "' line after it", id, what);
-        else if (put(&table, BEGIN "%s %s: written by make handout-tables from labs/%s-*/lab.rubric; "
-                     "edit the rubric, not this table -->\n\n", id, what, id),
+        else if (put(&table, BEGIN "%s %s: written by make handout-tables from %s; "
+                     "edit the rubric, not this table -->\n\n", id, what, rubric_source(id)),
                  generate(rubrics, id, what, &table, why, sizeof why) == 0)
             why[0] = '\0';
         if (why[0]) {

@@ -1,0 +1,155 @@
+/*
+ * report.h — the parts of build/tools/report and what they share. report.c
+ * runs the pipeline; score.c turns results into points; explain.c writes the
+ * reasons and next steps; locate.c finds the student's lines a finding names;
+ * output.c prints the report and writes results.json and the history row;
+ * lab_kinds.c says what each kind of lab measures. Internal to the report.
+ */
+#ifndef TILELAB_REPORT_H
+#define TILELAB_REPORT_H
+
+#include "rubric.h"
+#include "json.h"
+#include "shapes.h"
+
+#include <stddef.h>
+
+enum { MAX_TESTS = 128, OUTPUT_LEN = 8192 };
+
+/* What went wrong, in words a gradebook can filter on (extra_data.flags, flag_words in output.c). */
+enum {
+    FLAG_COMPILE_ERROR = 1 << 0, FLAG_NOT_ALLOWED = 1 << 1, FLAG_TIMEOUT = 1 << 2, FLAG_RACE = 1 << 3,
+    FLAG_OUT_OF_BOUNDS = 1 << 4, FLAG_WRONG = 1 << 5, FLAG_CRASH = 1 << 6, FLAG_NOT_GRADED = 1 << 7,
+};
+
+typedef struct {
+    char name[160];
+    double score, max_score;
+    int passed;
+    int beyond_correctness;   /* sanitizers, structure, performance: printed after a gap */
+    char unit[16];            /* a lab of several kernels: the rubric unit it belongs to */
+    char heading[128];        /* printed above it: the part it opens */
+    char output[OUTPUT_LEN];
+} graded_test;
+
+typedef struct {
+    const char *rubric_path, *source, *seed, *results, *history, *device_json, *tests_json,
+        *tests_log, *measure_json, *measure_part_json, *build_log, *problem, *structure, *structure_note, *double_buffered, *sanitizers, *sanitizer_missing,
+        *not_allowed, *not_allowed_file, *counters, *counters_missing, *kit_version;
+    const char *counters_failed;  /* the student's launch failed under ncu: the counter points are lost */
+    const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
+    const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
+    const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
+    int measure_status;
+    int quiet;   /* results.json only: the caller has said what went wrong */
+    double elapsed;
+} options;
+
+typedef struct {
+    tl_rubric rubric;
+    char device[512];
+    graded_test tests[MAX_TESTS];
+    int ntests;
+    int could_not_grade;
+    char problem[OUTPUT_LEN];
+    char note[512];               /* a diagnosis drawn from several tests */
+    unsigned flags;               /* what went wrong, for gradebooks: FLAG_* */
+    int measured;                 /* a verified measurement exists */
+    int rows, cols, depth;        /* matmul: rows = M, cols = N, depth = K */
+    double gbps, copy_gbps, fraction, noise;   /* fraction: of copy, or of cuBLAS for matmul */
+    double gflops, naive_gflops, cublas_gflops;
+    double baseline_speedup;      /* lab 5: speed over lab 4's kernel, 0 when not compared */
+} grade;
+
+/* ---- lab_kinds.c: what a kind of lab measures, one row per kind ---------- */
+
+/* The item a rubric's speedup_unit gets. */
+enum speed_item {
+    SPEED_OVER_BASELINE,        /* GFLOP/s over the baseline kernel (lab 5, part 3) */
+    SPEED_SPARSE_OVER_CUBLAS,   /* the sparse kernel against cuBLAS's dense product (lab 7, part 2) */
+};
+
+typedef struct {
+    const char *kind;                 /* the rubric's `kind` */
+    int matrix_product;               /* shapes M x K x N; speed in GFLOP/s against cuBLAS, not GB/s against copy */
+    const char *reference;            /* what the performance fraction is of: "copy", "cuBLAS" */
+    const char *performance_item;     /* the performance item's name */
+    const char *leaderboard_speed, *leaderboard_fraction;   /* Gradescope's leaderboard columns */
+    const char *below_floor;          /* what a time below the measurement's floor would mean */
+    const char *shared_tile_handout;  /* the handout section that stages a tile in shared memory */
+    enum speed_item speed_item;       /* what its speedup_unit measures, when the rubric names one */
+} lab_kind;
+
+/* The row of the rubric's kind; a kind without a row (or a rubric that did
+ * not load) is measured as the transpose labs are. */
+const lab_kind *kind_of(const tl_rubric *r);
+
+/* ---- report_text.c: building the report's texts ------------------------- */
+
+void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Append up to `max_lines` lines of a file, optionally only those containing `filter`. */
+void append_file(char *buf, size_t len, const char *path, const char *filter, int max_lines);
+
+/* ---- score.c: results into points ---------------------------------------- */
+
+/* The hidden tests' JSON into one item per test; -1 (g->problem says why) when there is none. */
+int grade_tests(grade *g, const options *o);
+void grade_sanitizer(grade *g, const options *o, const char *tool, double points, int all_passed);
+void grade_structure(grade *g, const options *o, int all_passed);
+void grade_counters(grade *g, const options *o, int all_passed);
+void grade_performance(grade *g, const options *o, int all_passed);
+/* A lab of several kernels (rubric unit lines): every item, part by part. */
+void grade_units(grade *g, const options *o);
+/* A file the inspector refused: one item worth everything, scored 0. */
+void grade_not_allowed(grade *g, const options *o);
+/* The points scored, or (max) the points that could be. */
+double total(const grade *g, int max);
+
+/* ---- explain.c: reasons and next steps ----------------------------------- */
+
+/* The next step for a file that does not compile, from the build log. */
+const char *build_failure_hint(const char *log_path, const char *lab);
+/* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)"; the shape when the name holds one. */
+void display_name(const char *test, const char *seed, int matmul, const char *unit, char *out, size_t len,
+                  tl_shape *shape);
+/* Reason and next step for a test that did not pass; its FLAG_*. */
+unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len);
+/* Reason and next step for a test the rubric names that the hidden tests did not report; its FLAG_*. */
+unsigned explain_missing(const tl_rubric *r, char *out, size_t len);
+/* The diagnosis drawn from square and other shapes' results, or NULL. */
+const char *swapped_rows_note(int square_pass, int square_fail, int other_fail);
+/* A sanitizer run that found errors (its log at `log_path`): the first finding, where, and what to do. */
+void explain_sanitizer_findings(char *out, size_t len, const char *tool, const char *log_path, const options *o,
+                                const tl_rubric_unit *unit);
+/* A sanitizer run that did not finish (timed out, 124) or failed otherwise. */
+void explain_sanitizer_failure(char *out, size_t len, const char *tool, int status, const char *log_path);
+/* What the inspector found (--not-allowed CALLS or --not-allowed-file FINDINGS), a sentence each. */
+void explain_not_allowed(char *out, size_t len, const options *o);
+
+/* ncu's counters of one launch, and which of them are off the ideal. */
+typedef struct {
+    int vector;                           /* lab 6: the requests of 128-bit accesses are scored */
+    int ld_conflicted, st_conflicted;     /* bank conflicts above the slack */
+    int ld_scattered, st_scattered;       /* sectors (or, vector, requests) above the ideal */
+    double ld_conflicts, st_conflicts;    /* per shared request */
+    double ld_sectors, st_sectors;        /* per global request */
+    double ld_requests, st_requests, ideal_requests;
+} counter_reading;
+/* The hints the counters call for. */
+void explain_counters(char *out, size_t len, const counter_reading *c);
+
+/* ---- locate.c: the student's lines a finding names ----------------------- */
+
+/* Part and superstep of the lines of `source` a sanitizer finding names, and what the BSP rule says. */
+void explain_places(char *out, size_t len, const char *finding, const char *source, const char *tool,
+                    const tl_rubric_unit *unit);
+
+/* ---- output.c: what the student and the gradebook read ------------------- */
+
+void print_report(const grade *g, const options *o);
+/* Gradescope's results.json, written whole or not at all. */
+void write_results(const grade *g, const options *o);
+/* One row of the history CSV for a graded run. */
+void append_history(const grade *g, const options *o);
+
+#endif
