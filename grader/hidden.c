@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,8 @@ typedef struct {
     double started, seconds; /* CLOCK_MONOTONIC: when it started, how long it took */
     int passed;
     char message[sizeof(((tl_case_result *)0)->message) + 128];
+    char title[64];          /* what the test ran, as the report names it (tl_hidden_title) */
+    int rows, cols;          /* its 2D shape (tl_hidden_shape), 0 when it has none */
 } test_slot;
 
 typedef struct {
@@ -105,6 +108,24 @@ static void judge_cuda_failed(const char *message)
     if (current && __atomic_load_n(&current->state, __ATOMIC_ACQUIRE) == RUNNING)
         finish_slot(current, 0, message);
     exit(3);
+}
+
+void tl_hidden_title(const char *fmt, ...)
+{
+    if (!current)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(current->title, sizeof current->title, fmt, ap);
+    va_end(ap);
+}
+
+void tl_hidden_shape(int rows, int cols)
+{
+    if (current) {
+        current->rows = rows;
+        current->cols = cols;
+    }
 }
 
 static void judge_main(void)
@@ -284,6 +305,12 @@ static int write_report(const char *path)
             const test_slot *s = &table->slot[i];
             tl_jw_object_begin(&w, NULL);
             tl_jw_string(&w, "name", tests[i].name);
+            if (s->title[0])
+                tl_jw_string(&w, "title", s->title);
+            if (s->rows > 0) {
+                tl_jw_int(&w, "rows", s->rows);
+                tl_jw_int(&w, "cols", s->cols);
+            }
             tl_jw_string(&w, "status", s->passed ? "PASSED" : "FAILED");
             tl_jw_number(&w, "seconds", s->seconds);
             tl_jw_array_begin(&w, "messages");

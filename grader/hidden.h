@@ -30,6 +30,14 @@ void tl_hidden_register(const char *suite, const char *name, tl_hidden_fn run);
     }                                                                                               \
     static tl_case_result hidden_##suite##_##name(void)
 
+/* Called by a test while it runs, before its case: what the report names it
+ * ("random_1 (817x431)"; else its name without the ordering prefix) and its
+ * 2D shape, written into tests.json so the report never re-derives either. */
+void tl_hidden_title(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tl_hidden_shape(int rows, int cols);
+/* A matmul test's title: "random_2 (40x3x977)", its draw and M x K x N. */
+#define tl_hidden_mm_title(draw, s) tl_hidden_title("random_%d (%dx%dx%d)", (draw), (s).m, (s).k, (s).n)
+
 /* TILELAB_SEED from the environment (./grade prints it); 1 when unset. */
 uint64_t tl_hidden_seed(void);
 

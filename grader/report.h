@@ -110,8 +110,7 @@ double total(const grade *g, int max);
 /* The next step for a file that does not compile, from the build log. */
 const char *build_failure_hint(const char *log_path, const char *lab);
 /* "s07_31x33" -> "31x33"; "s21_random_1" -> "random_1 (417x2051)"; the shape when the name holds one. */
-void display_name(const char *test, const char *seed, int matmul, const char *unit, char *out, size_t len,
-                  tl_shape *shape);
+void display_name(const tl_json *test, const char *name, char *out, size_t len, tl_shape *shape);
 /* Reason and next step for a test that did not pass; its FLAG_*. */
 unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, size_t len);
 /* Reason and next step for a test the rubric names that the hidden tests did not report; its FLAG_*. */

@@ -26,7 +26,7 @@ SHAPE_TEST(m09_nan_inf_67x45x33, 67, 45, 33, TL_MM_NAN_INF)
 /* Random shapes drawn from the seed; the report names each shape. */
 #define RANDOM_TEST(k) \
     HIDDEN_TEST(matmul, m2##k##_random_##k) { \
-        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); \
+        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); tl_hidden_mm_title(k, s); \
         return tl_matmul_case(s, tl_hidden_seed() + 1000 + k, TL_MM_FINITE); \
     }
 

@@ -27,7 +27,7 @@ DENSE_TEST(m10_130x36x260, 130, 36, 260, TL_MM_FINITE)   /* float4 rows, partial
 
 #define DENSE_RANDOM_TEST(k) \
     HIDDEN_TEST(dense, m2##k##_random_##k) { \
-        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); \
+        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); tl_hidden_mm_title(k, s); \
         return tl_matmul_case(s, tl_hidden_seed() + 1000 + k, TL_MM_FINITE); \
     }
 
@@ -59,7 +59,7 @@ SPARSE_TEST(s14_2048x2048x2048, 2048, 2048, 2048, TL_SPARSE_BLOCKS, 0.25)
 
 #define SPARSE_RANDOM_TEST(k) \
     HIDDEN_TEST(sparse, s2##k##_random_##k) { \
-        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); \
+        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); tl_hidden_mm_title(k, s); \
         return tl_sparse_case(s, tl_hidden_seed() + 2000 + k, (tl_sparsity)(TL_SPARSE_BLOCKS + k % 3), 0.4); \
     }
 

@@ -14,19 +14,19 @@
 /* ---- part 1: one element, a chunk less one, one, one plus one, partial
  * chunks, many chunks (pairs then walks several per block), random n. */
 #define CLINIC_TESTS(unit, which) \
-    HIDDEN_TEST(unit, n01_n_1) { return tl_clinic_case(which, 1, tl_hidden_seed() + 1); } \
-    HIDDEN_TEST(unit, n02_n_255) { return tl_clinic_case(which, 255, tl_hidden_seed() + 2); } \
-    HIDDEN_TEST(unit, n03_n_256) { return tl_clinic_case(which, 256, tl_hidden_seed() + 3); } \
-    HIDDEN_TEST(unit, n04_n_257) { return tl_clinic_case(which, 257, tl_hidden_seed() + 4); } \
-    HIDDEN_TEST(unit, n05_n_1000) { return tl_clinic_case(which, 1000, tl_hidden_seed() + 5); } \
-    HIDDEN_TEST(unit, n06_n_65539) { return tl_clinic_case(which, 65539, tl_hidden_seed() + 6); } \
+    HIDDEN_TEST(unit, n01_n_1) { tl_hidden_title("n = 1"); return tl_clinic_case(which, 1, tl_hidden_seed() + 1); } \
+    HIDDEN_TEST(unit, n02_n_255) { tl_hidden_title("n = 255"); return tl_clinic_case(which, 255, tl_hidden_seed() + 2); } \
+    HIDDEN_TEST(unit, n03_n_256) { tl_hidden_title("n = 256"); return tl_clinic_case(which, 256, tl_hidden_seed() + 3); } \
+    HIDDEN_TEST(unit, n04_n_257) { tl_hidden_title("n = 257"); return tl_clinic_case(which, 257, tl_hidden_seed() + 4); } \
+    HIDDEN_TEST(unit, n05_n_1000) { tl_hidden_title("n = 1000"); return tl_clinic_case(which, 1000, tl_hidden_seed() + 5); } \
+    HIDDEN_TEST(unit, n06_n_65539) { tl_hidden_title("n = 65539"); return tl_clinic_case(which, 65539, tl_hidden_seed() + 6); } \
     HIDDEN_TEST(unit, n21_random_1) { \
-        return tl_clinic_case(which, tl_random_shape(tl_hidden_seed(), 1, TL_RANDOM_CLINIC_MAX_N).rows, \
-                                   tl_hidden_seed() + 21); \
+        int n = tl_random_shape(tl_hidden_seed(), 1, TL_RANDOM_CLINIC_MAX_N).rows; tl_hidden_title("random_1 (n = %d)", n); \
+        return tl_clinic_case(which, n, tl_hidden_seed() + 21); \
     } \
     HIDDEN_TEST(unit, n22_random_2) { \
-        return tl_clinic_case(which, tl_random_shape(tl_hidden_seed(), 2, TL_RANDOM_CLINIC_MAX_N).rows, \
-                                   tl_hidden_seed() + 22); \
+        int n = tl_random_shape(tl_hidden_seed(), 2, TL_RANDOM_CLINIC_MAX_N).rows; tl_hidden_title("random_2 (n = %d)", n); \
+        return tl_clinic_case(which, n, tl_hidden_seed() + 22); \
     }
 
 CLINIC_TESTS(reverse, TL_CLINIC_REVERSE)
@@ -36,7 +36,7 @@ CLINIC_TESTS(pairs, TL_CLINIC_PAIRS)
 /* ---- part 2: the issue's sides (one element; a tile less one, one, one
  * plus one; several tiles; large; large and odd), then random sides. */
 #define SIDE_TEST(name, n) \
-    HIDDEN_TEST(inplace, name) { return tl_inplace_case(n, tl_hidden_seed() + __LINE__); }
+    HIDDEN_TEST(inplace, name) { tl_hidden_title("N = %d", n); return tl_inplace_case(n, tl_hidden_seed() + __LINE__); }
 
 SIDE_TEST(t01_N_1, 1)
 SIDE_TEST(t02_N_31, 31)
@@ -48,7 +48,7 @@ SIDE_TEST(t07_N_8193, 8193)
 
 #define SIDE_RANDOM_TEST(k) \
     HIDDEN_TEST(inplace, t2##k##_random_##k) { \
-        int n = tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_INPLACE_MAX_SIDE).rows; \
+        int n = tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_INPLACE_MAX_SIDE).rows; tl_hidden_title("random_%d (N = %d)", k, n); \
         return tl_inplace_case(n, tl_hidden_seed() + 1000 + k); \
     }
 
@@ -75,7 +75,7 @@ MM_TEST(m09_nan_inf_67x45x33, 67, 45, 33, TL_MM_NAN_INF)
 
 #define MM_RANDOM_TEST(k) \
     HIDDEN_TEST(dbuf, m2##k##_random_##k) { \
-        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); \
+        tl_mm_shape s = tl_random_mm_shape(tl_hidden_seed(), k, TL_RANDOM_MM_MAX_SIDE); tl_hidden_mm_title(k, s); \
         return tl_matmul_case_of(launch_matmul_dbuf, s, tl_hidden_seed() + 1000 + k, TL_MM_FINITE); \
     }
 

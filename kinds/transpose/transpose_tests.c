@@ -10,7 +10,7 @@
 
 /* Fixed edge shapes: single elements, rows and columns, partial blocks, sides just off powers of two. */
 #define SHAPE_TEST_IN(suite, name, rows, cols) \
-    HIDDEN_TEST(suite, name) { return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
+    HIDDEN_TEST(suite, name) { tl_hidden_shape(rows, cols); return tl_transpose_case(rows, cols, tl_hidden_seed() + __LINE__); }
 #define SHAPE_TEST(name, rows, cols) SHAPE_TEST_IN(transpose, name, rows, cols)
 
 SHAPE_TEST(s01_1x1, 1, 1)
@@ -27,14 +27,14 @@ SHAPE_TEST(s11_8192x8192, 8192, 8192)
 
 HIDDEN_TEST(transpose, s12_twice_123x457)
 {
-    return tl_transpose_roundtrip(123, 457, tl_hidden_seed());
+    tl_hidden_shape(123, 457); return tl_transpose_roundtrip(123, 457, tl_hidden_seed());
 }
 
 /* Random shapes drawn from the seed; the report names each shape. */
 #define RANDOM_TEST(k) \
     HIDDEN_TEST(transpose, s2##k##_random_##k) { \
-        tl_shape s = tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_MAX_SIDE); \
-        return tl_transpose_case(s.rows, s.cols, tl_hidden_seed() + 1000 + k); \
+        tl_shape s = tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_MAX_SIDE); tl_hidden_shape(s.rows, s.cols); \
+        tl_hidden_title("random_%d (%dx%d)", k, s.rows, s.cols); return tl_transpose_case(s.rows, s.cols, tl_hidden_seed() + 1000 + k); \
     }
 
 RANDOM_TEST(1)
@@ -67,8 +67,8 @@ VECTOR_TEST(v14_257x131, 257, 131)   /* the scalar path's sanitizer shape: no ke
 /* Random shapes rounded up to multiples of 4: the vector path with partial tiles. */
 #define RANDOM4_TEST(k) \
     HIDDEN_TEST(vector, v2##k##_random4_##k) { \
-        tl_shape s = tl_round_up_shape(tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_MAX_SIDE), 4); \
-        return tl_transpose_case(s.rows, s.cols, tl_hidden_seed() + 2000 + k); \
+        tl_shape s = tl_round_up_shape(tl_random_shape(tl_hidden_seed(), k, TL_RANDOM_MAX_SIDE), 4); tl_hidden_shape(s.rows, s.cols); \
+        tl_hidden_title("random4_%d (%dx%d)", k, s.rows, s.cols); return tl_transpose_case(s.rows, s.cols, tl_hidden_seed() + 2000 + k); \
     }
 
 RANDOM4_TEST(1)

@@ -427,14 +427,14 @@ Test(report, matmul_is_scored_against_cublas_with_the_naive_ratio)
     tl_json_free(r);
 }
 
-Test(report, matmul_random_shapes_are_named_m_k_n)
+/* A test is named by the title it gave while it ran (tl_hidden_title: the
+ * shape it drew, M x K x N); the report derives nothing from the seed. */
+Test(report, a_test_is_named_by_its_own_title)
 {
     tl_json *r;
     run_report_with("tests/fixtures/lab4.rubric", "--tests tests/fixtures/tests-matmul-random.json", &r);
-    tl_mm_shape s = tl_random_mm_shape(7, 2, TL_RANDOM_MM_MAX_SIDE);
-    char name[64];
-    snprintf(name, sizeof name, "random_2 (%dx%dx%d)", s.m, s.k, s.n);
-    test_named(r, name);
+    test_named(r, "random_2 (40x3x977)");
+    test_named(r, "17x33x65");   /* no title: the name without its ordering prefix */
     tl_json_free(r);
 }
 
