@@ -36,13 +36,14 @@ const char *build_failure_hint(const char *log_path, const char *lab)
 
 /* How the report names a test: the title its test gave while it ran
  * (tl_hidden_title, hidden.h: "random_1 (817x431)", "N = 1000"), else its
- * name without the ordering prefix, '_' read as ' ' ("s07_31x33" -> "31x33");
+ * reported name without its ordering prefix, or the rubric's name of a test
+ * that did not report, '_' read as ' ' ("s07_31x33" -> "31x33");
  * and its 2D shape as the test reported it (tl_hidden_shape), else none.
  * Nothing is re-derived from the seed or read back out of a name. */
 void display_name(const tl_json *test, const char *name, char *out, size_t len, tl_shape *shape)
 {
     const char *title = test ? tl_json_string(test, "title", "") : "";
-    const char *rest = strchr(name, '_') ? strchr(name, '_') + 1 : name;
+    const char *rest = test && strchr(name, '_') ? strchr(name, '_') + 1 : name;
     snprintf(out, len, "%s", title[0] ? title : rest);
     if (!title[0])
         for (char *p = out; *p; p++)

@@ -52,7 +52,6 @@ cpu_check_run() {   # LOG ARGS...: cpu-check on the student's CPU worker
 }
 if [ -n "$units" ]; then
     step "checking each kernel for races, barriers and bounds (CPU mode)"
-    unit_shape() { build/tools/rubric units "$rubric" | awk -v u="$1" '$1 == u { print $5 }'; }
     ( for unit in $units; do
           case $(unit_shape "$unit") in
           *x*) cpu_check_run "cpu-check-$unit.log" --unit "$unit" --mnk "$(unit_shape "$unit")" ;;

@@ -115,9 +115,8 @@ int grade_tests(grade *g, const options *o)
         const tl_json *test = all[i].test;
         const tl_rubric_unit *unit = r->nunits ? &r->units[all[i].order] : NULL;
         int matmul = kind_of(r)->matrix_product || (unit && !strcmp(unit->name, "dbuf"));
-        char missing[64];   /* display_name drops what precedes the first '_': here nothing */
-        snprintf(missing, sizeof missing, "_%s", all[i].name ? all[i].name : "");
-        display_name(test, test ? tl_json_string(test, "name", "?") : missing, t->name, sizeof t->name, &shape);
+        display_name(test, test ? tl_json_string(test, "name", "?") : all[i].name ? all[i].name : "", t->name,
+                     sizeof t->name, &shape);
         t->max_score = all[i].points;
         t->passed = test && strcmp(tl_json_string(test, "status", ""), "PASSED") == 0;
         t->score = t->passed ? t->max_score : 0;
@@ -573,21 +572,34 @@ void grade_performance(grade *g, const options *o, int all_passed)
 
 /* ---- a lab of several kernels (rubric unit lines: lab 5) ------------------- */
 
+/* A part's speed item (lab 5 part 3, lab 7 part 2) and its measurement, which
+ * a lab of several kernels takes in its own process (--measure-part; NULL
+ * when it wrote none). 0, with the item saying why, when the part is not
+ * measured: CPU mode, or a test of the part failed. */
+static int part_speed_item(grade *g, const options *o, const char *name, int all_passed, graded_test **item,
+                           tl_json **measurement)
+{
+    graded_test *t = *item = add_item(g, name, g->rubric.speedup_points);
+    if (not_measured_in_cpu_mode(t, o))
+        return 0;
+    if (!all_passed) {
+        appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
+                "Next: fix the failing tests above.\n");
+        return 0;
+    }
+    char err[256];
+    *measurement = load_measurement(g, o, o->measure_part_json ? o->measure_part_json : o->measure_json, err, sizeof err);
+    return 1;
+}
+
 /* Lab 5, part 3: GFLOP/s over the baseline (lab 4's tiled kernel), timed interleaved in one run. */
 static void grade_speedup(grade *g, const options *o, int all_passed)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "speed: GFLOP/s over lab 4's tiled kernel", r->speedup_points);
-    if (not_measured_in_cpu_mode(t, o))
+    graded_test *t;
+    tl_json *m;
+    if (!part_speed_item(g, o, "speed: GFLOP/s over lab 4's tiled kernel", all_passed, &t, &m))
         return;
-    if (!all_passed) {
-        appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
-                "Next: fix the failing tests above.\n");
-        return;
-    }
-    char err[256];
-    /* A lab of several kernels measures this part in its own process (--measure-part). */
-    tl_json *m = load_measurement(g, o, o->measure_part_json ? o->measure_part_json : o->measure_json, err, sizeof err);
     const tl_json *mm = tl_json_get(m, "dbuf"), *yours = tl_json_get(mm, "yours"), *base = tl_json_get(mm, "baseline");
     if (!mm || tl_json_get(mm, "skipped") || !yours) {
         appendf(t->output, OUTPUT_LEN, "not measured: %s\n", !m ? "the measurement wrote no result"
@@ -653,16 +665,10 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
 static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "speed: skipping zeros (against cuBLAS's dense product)", r->speedup_points);
-    if (not_measured_in_cpu_mode(t, o))
+    graded_test *t;
+    tl_json *m;
+    if (!part_speed_item(g, o, "speed: skipping zeros (against cuBLAS's dense product)", all_passed, &t, &m))
         return;
-    if (!all_passed) {
-        appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"
-                "Next: fix the failing tests above.\n");
-        return;
-    }
-    char err[256];
-    tl_json *m = load_measurement(g, o, o->measure_part_json ? o->measure_part_json : o->measure_json, err, sizeof err);
     const tl_json *sp = tl_json_get(m, "sparse");
     if (!sp) {
         appendf(t->output, OUTPUT_LEN, "not measured: %s\n", !m ? "the measurement wrote no result"

@@ -188,6 +188,12 @@ double tl_bench_copy_gbps(double bytes, const tl_bench_plan *plan)
     return a > b ? a : b;
 }
 
+double tl_bench_copy_floor_ms(double bytes, double event_copy_gbps, double worker_copy_gbps)
+{
+    double fastest = event_copy_gbps > worker_copy_gbps ? event_copy_gbps : worker_copy_gbps;
+    return fastest > 0 ? bytes / (1.05 * fastest * 1e9) * 1e3 : 0;
+}
+
 double tl_fp32_peak_gflops(int sm_count, int clock_khz)
 {
     return (double)sm_count * 128 * 2 * clock_khz * 1e3 / 1e9;

@@ -96,15 +96,19 @@ void tl_bench_write_json(const tl_bench_result *r, tl_json_writer *w, const char
 /*
  * The floors: a time below one means the kernel skipped work, not that it
  * is fast.
- *   copy floor     bytes moved over 1.05 x the faster of the two copies
- *                  (cudaMemcpyAsync, a float4 kernel) timed here with CUDA
- *                  events in the same run: what tl_bench_copy_gbps gives;
+ *   copy floor     bytes moved over 1.05 x the fastest copy of the run:
+ *                  the faster of the two copies (cudaMemcpyAsync, a float4
+ *                  kernel) timed with CUDA events (tl_bench_copy_gbps), or the
+ *                  kit's copy worker timed beside the kernel, whichever is
+ *                  faster, so one slow sample of either never makes a real
+ *                  kernel look impossible (tl_bench_copy_floor_ms);
  *   FP32 peak      SMs x 128 FP32 lanes x 2 FLOP x the peak SM clock. 128
  *                  is the most FP32 lanes any NVIDIA SM has (Ampere GA10x,
  *                  Ada, Hopper, Blackwell; 64 on Turing and A100): an upper
  *                  bound everywhere, with no per-arch table to keep.
  */
 double tl_bench_copy_gbps(double bytes, const tl_bench_plan *plan);
+double tl_bench_copy_floor_ms(double bytes, double event_copy_gbps, double worker_copy_gbps);
 double tl_fp32_peak_gflops(int sm_count, int clock_khz);
 
 /* The square side the grader measures at: the smallest power of two whose

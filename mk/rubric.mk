@@ -3,8 +3,7 @@
 # Host C only: a fraction of a second to build.
 RUBRIC_TOOL := $(B)/tools/rubric
 RUBRIC_TOOL_SRC := grader/rubric_tool.c grader/rubric.c grader/rubric.h
-RUBRIC_TOOL_BUILD := mkdir -p $(B)/tools && gcc -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Igrader \
-  grader/rubric_tool.c grader/rubric.c -lm -o $(RUBRIC_TOOL)
+RUBRIC_TOOL_BUILD := mkdir -p $(B)/tools && gcc $(CFLAGS) grader/rubric_tool.c grader/rubric.c -lm -o $(RUBRIC_TOOL)
 $(RUBRIC_TOOL): $(RUBRIC_TOOL_SRC)
 	@$(RUBRIC_TOOL_BUILD)
 

@@ -62,11 +62,9 @@ rubric="$here/../build/tools/rubric"
 done
 # The bench series of each op, in lab order, from the rubrics (bench_series):
 # the charts draw what the labs name, not a list of their own.
-transpose_series= matmul_series=
-if [ -x "$rubric" ]; then
-    transpose_series=$(cd "$here/.." && "$rubric" bench | awk '$3 == "transpose" { printf "%s%s", n++ ? " " : "", $2 }')
-    matmul_series=$(cd "$here/.." && "$rubric" bench | awk '$3 == "matmul" { printf "%s%s", n++ ? " " : "", $2 }')
-fi
+bench=$([ -x "$rubric" ] && cd "$here/.." && "$rubric" bench)
+transpose_series=$(printf '%s\n' "$bench" | awk '$3 == "transpose" { printf "%s%s", n++ ? " " : "", $2 }')
+matmul_series=$(printf '%s\n' "$bench" | awk '$3 == "matmul" { printf "%s%s", n++ ? " " : "", $2 }')
 # The name goes into a single-quoted gnuplot string and then into enhanced
 # text: drop quotes, backslash-escape the characters enhanced text reserves.
 gpu=$(printf '%s' "$gpu" | sed -e "s/[\"'\\\\]//g" -e 's/[_^@&~{}]/\\&/g' -e 's/[[:space:]]*$//')

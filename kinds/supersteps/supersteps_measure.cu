@@ -202,9 +202,8 @@ static void measure_inplace(inplace_result *ip, uint64_t seed)
     ip->bench.work_gbps = stats[0].median > 0 ? tl_gbps(ip->bench.bytes, stats[0].median) : 0;
     ip->bench.copy_gbps = stats[1].median > 0 ? tl_gbps(ip->bench.bytes, stats[1].median) : 0;
     ip->bench.fraction_of_copy = stats[0].median > 0 ? stats[1].median / stats[0].median : 0;
-    /* The floor from this run's fastest copy: the event copy or the copy worker timed beside yours. */
-    double fastest_copy_gbps = light_gbps > ip->bench.copy_gbps ? light_gbps : ip->bench.copy_gbps;
-    ip->floor_ms = fastest_copy_gbps > 0 ? ip->bench.bytes / (1.05 * fastest_copy_gbps * 1e9) * 1e3 : 0;
+    /* The floor from this run's fastest copy (bench.h). */
+    ip->floor_ms = tl_bench_copy_floor_ms(ip->bench.bytes, light_gbps, ip->bench.copy_gbps);
     ip->below_floor = !yours.timed.failed && stats[0].median > 0 && stats[0].median < ip->floor_ms;
     ip->verified = !yours.timed.failed;
     snprintf(ip->verification, sizeof ip->verification, "%s",

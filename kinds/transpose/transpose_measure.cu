@@ -240,14 +240,8 @@ int main(int argc, char **argv)
                 copy.timed.verification);
         return TL_EXIT_CANNOT_RUN;
     }
-    /* The floor: no kernel moves the bytes faster than this run's fastest copy,
-     * timed with CUDA events or as the kit's copy worker beside yours: the
-     * faster of the two, so one slow sample of either (the event copy is a
-     * quick look, taken first) never makes a real kernel look impossible. */
-    double fastest_copy_gbps = tl_gbps(m.bytes, copy.timed.stats.median);
-    if (m.event_copy_gbps > fastest_copy_gbps)
-        fastest_copy_gbps = m.event_copy_gbps;
-    m.floor_ms = m.bytes / (1.05 * fastest_copy_gbps * 1e9) * 1e3;
+    /* The floor: no kernel moves the bytes faster than this run's fastest copy (bench.h). */
+    m.floor_ms = tl_bench_copy_floor_ms(m.bytes, m.event_copy_gbps, tl_gbps(m.bytes, copy.timed.stats.median));
     if (m.baseline && base.timed.failed) {
         static char why[1200];
         snprintf(why, sizeof why, "%s failed while timed: %s", m.baseline_source, base.timed.verification);
