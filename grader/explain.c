@@ -112,11 +112,13 @@ unsigned explain_missing(const tl_rubric *r, char *out, size_t len)
     return FLAG_CRASH;
 }
 
-/* Right on every square shape, wrong only on others: rows and cols swapped. */
-const char *swapped_rows_note(int square_pass, int square_fail, int other_fail)
+/* Right on every square shape and wrong on every other one (but 1 x N, which
+ * swapping leaves alike): the shapes prove rows and cols swapped. A file right
+ * on some non-square shapes has another bug (one path of several wrong). */
+const char *swapped_rows_note(int square_pass, int square_fail, int other_fail, int other_pass)
 {
-    if (square_pass >= 2 && square_fail == 0 && other_fail > 0)
-        return "Every square shape passed and only non-square ones failed: rows and cols are probably swapped "
+    if (square_pass >= 2 && square_fail == 0 && other_fail > 0 && other_pass == 0)
+        return "Every square shape passed and every non-square one failed: rows and cols are probably swapped "
                "in an index or in the grid (handout: Row-major layout).";
     return NULL;
 }

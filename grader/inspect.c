@@ -9,11 +9,15 @@
  *                       [--cuda-home DIR] [--system DIR]... [--allow PATTERN]... [--rubric FILE]
  *
  *   --object FILE    the file as nvcc -c compiled it (a host ELF64 relocatable). Checks
- *                    that every undefined symbol is on the allow-list (calls:), that atexit
- *                    is called only from nvcc's own registration function (calls:), and that
- *                    nothing runs before or after main but that function (startup:), and
- *                    that it defines no global C name but its launch functions, nothing of
- *                    namespace std and no global operator new or delete (defines:).
+ *                    that every outside symbol the file's reachable host code or data uses
+ *                    is on the allow-list (calls:; code nvcc generates that no launch can
+ *                    reach, such as the host copy of a __device__ function, is not judged),
+ *                    that atexit is called only from nvcc's own registration function
+ *                    (calls:), that nothing runs before or after main but that function
+ *                    (startup:), and that no global name it defines collides with the
+ *                    worker's link (defines:; see --link-symbols).
+ *   --link-symbols FILE  "NAME WHERE" lines: every name the worker's program defines or
+ *                    imports besides the lab file (mk/kit.mk writes it from the link).
  *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
  *                    CUTLASS, ... compiled into it, and no device-side call but printf and
  *                    assert (ptx:).
@@ -138,8 +142,7 @@ static const struct refusal {
      "remove it: a lab file only launches its kernels"},
     {"pthread_* thrd_* _ZNSt6thread*", "starts or manages threads", "remove it: a lab file only launches its kernels"},
     {"exit _exit _Exit abort quick_exit", "ends the process, so the grader would lose the test's result",
-     "return from the launch function instead (a __device__ function that is not inline gets a host copy from "
-     "nvcc that calls exit: declare helpers __device__ __forceinline__)"},
+     "return from the launch function instead"},
     {"atexit at_quick_exit on_exit __cxa_atexit __cxa_thread_atexit*",
      "registers code that runs when the program ends, outside the launch function (a destructor of a "
      "global or static object does this too)",
@@ -456,31 +459,6 @@ static int is_allowed_call(const char *name, const list *extra)
     return 0;
 }
 
-struct atexit_scan {
-    const Elf64_Sym *init;
-    int outside;   /* references to atexit outside nvcc's static initialiser */
-};
-
-static void count_atexit_outside_init(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
-{
-    struct atexit_scan *scan = ctx;
-    if (strcmp(symbol_name(o, ELF64_R_SYM(r->r_info)), "atexit") != 0)
-        return;
-    const Elf64_Sym *init = scan->init;
-    int inside = init && target == init->st_shndx && r->r_offset >= init->st_value &&
-                 r->r_offset < init->st_value + init->st_size;
-    scan->outside += !inside;
-}
-
-/* nvcc's static initialiser calls atexit to unregister the file's kernels;
- * any other reference to it registers the student's own code. */
-static int atexit_only_from_nvcc(const elf_object *o)
-{
-    struct atexit_scan scan = {nvcc_static_init(o), 0};
-    each_relocation(o, (size_t)-1, count_atexit_outside_init, &scan);
-    return scan.outside == 0;
-}
-
 static void refuse_call(const char *name, const char *context)
 {
     const char *why = "is not on the allow-list of a lab file (nvcc's launch code, CUDA error checks, math functions)";
@@ -494,26 +472,222 @@ static void refuse_call(const char *name, const char *context)
     finding("calls", name, "%s%s %s: not allowed in a lab file. Next: %s.", readable(name), context, why, next);
 }
 
-static void check_calls(const elf_object *o, const list *extra)
+/* ---- the host code that can run: reachability over relocations ----------- */
+
+/* nvcc compiles every file twice, and the host half holds code no launch ever
+ * runs: the host copy of each non-inline __device__ function (a body that
+ * calls exit, since a device function cannot run on the host), template and
+ * cooperative-groups instances of those, unused inline helpers. The allow-list
+ * judges only what can run: the functions reachable from the program's way
+ * into the file (its launch functions and nvcc's registration, through
+ * .init_array) and from its data (a table of function pointers is a way in
+ * too). Edges are the object's relocations, function by function.
+ *
+ * A node is a sized function symbol, or the rest of a section (what no function
+ * symbol covers). Roots: the launch functions (allowed_definitions), and every
+ * data section but unwind and debug information (which name every function
+ * but call none). A computed jump from a
+ * reachable function into a dead one is not seen; that needs inline assembly,
+ * which could as well make the system call itself: the sandbox, entered before
+ * any of the file's code runs, is the boundary for both. */
+typedef struct {
+    size_t section;
+    Elf64_Addr start, end;   /* a function's bytes; a section rest: the whole section */
+    const char *name;        /* the function's symbol, or the section's name */
+    int function, reachable;
+} code_node;
+
+typedef struct {
+    code_node *nodes;
+    size_t n, functions;     /* nodes[0..functions) are functions, then one rest per section */
+} code_graph;
+
+/* Sections whose relocations are no calls: unwind tables, debug information. */
+static int section_inert(const elf_object *o, size_t index)
 {
-    list seen = {0};
+    const char *name = section_name(o, index);
+    return !strncmp(name, ".eh_frame", 9) || !strncmp(name, ".debug", 6) || !strncmp(name, ".note", 5) ||
+           !strcmp(name, ".comment") || o->sections[index].sh_type == SHT_GROUP;
+}
+
+static int is_launch_function(const char *name);
+
+static void graph_build(const elf_object *o, code_graph *g)
+{
+    g->nodes = calloc(o->nsymbols + o->nsections + 1, sizeof *g->nodes);
+    if (!g->nodes)
+        cannot_run("out of memory");
     for (size_t i = 1; i < o->nsymbols; i++) {
         const Elf64_Sym *sym = &o->symbols[i];
-        int bind = ELF64_ST_BIND(sym->st_info);
-        const char *name = symbol_name(o, i);
-        if (sym->st_shndx != SHN_UNDEF || !*name || (bind != STB_GLOBAL && bind != STB_WEAK) || list_has(&seen, name))
+        int type = ELF64_ST_TYPE(sym->st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_shndx == SHN_UNDEF ||
+            sym->st_shndx >= o->nsections || sym->st_size == 0)
             continue;
-        list_add(&seen, name);
+        code_node *n = &g->nodes[g->n++];
+        n->section = sym->st_shndx;
+        n->start = sym->st_value;
+        n->end = sym->st_value + sym->st_size;
+        n->name = symbol_name(o, i);
+        n->function = 1;
+        int bind = ELF64_ST_BIND(sym->st_info);
+        n->reachable = (bind == STB_GLOBAL || bind == STB_WEAK) && is_launch_function(n->name);
+    }
+    g->functions = g->n;
+    for (size_t i = 0; i < o->nsections; i++) {
+        code_node *n = &g->nodes[g->n++];
+        n->section = i;
+        n->start = 0;
+        n->end = o->sections[i].sh_size;
+        n->name = section_name(o, i);
+        /* Data is a way in (a table of function pointers); code no sized
+         * symbol covers is reached like a function, by a reference to it. */
+        n->reachable = i > 0 && (o->sections[i].sh_flags & SHF_ALLOC) && !(o->sections[i].sh_flags & SHF_EXECINSTR) &&
+                       !section_inert(o, i);
+    }
+}
+
+/* The node holding byte `at` of section `section`: a function, else the section's rest. */
+static code_node *graph_at(const elf_object *o, code_graph *g, size_t section, Elf64_Addr at)
+{
+    for (size_t i = 0; i < g->functions; i++)
+        if (g->nodes[i].section == section && at >= g->nodes[i].start && at < g->nodes[i].end)
+            return &g->nodes[i];
+    (void)o;
+    return section < o->nsections ? &g->nodes[g->functions + section] : NULL;
+}
+
+/* PC-relative relocations address the byte after a 4-byte field: the target is addend + 4. */
+static int pc_relative(const elf_object *o, const Elf64_Rela *r)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)o->data;
+    unsigned type = ELF64_R_TYPE(r->r_info);
+    if (eh->e_machine != EM_X86_64)
+        return 0;
+    return type == R_X86_64_PC32 || type == R_X86_64_PLT32 || type == R_X86_64_GOTPCREL ||
+           type == R_X86_64_GOTPCRELX || type == R_X86_64_REX_GOTPCRELX || type == R_X86_64_PC64;
+}
+
+/* What a relocation points at: a node of this object, or NULL for an undefined symbol. */
+static code_node *graph_target(const elf_object *o, code_graph *g, const Elf64_Rela *r)
+{
+    size_t index = ELF64_R_SYM(r->r_info);
+    if (index == 0 || index >= o->nsymbols)
+        return NULL;
+    const Elf64_Sym *sym = &o->symbols[index];
+    if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= o->nsections)
+        return NULL;
+    Elf64_Addr at = sym->st_value;
+    if (ELF64_ST_TYPE(sym->st_info) == STT_SECTION)
+        at += (Elf64_Addr)(r->r_addend + (pc_relative(o, r) ? 4 : 0));
+    return graph_at(o, g, sym->st_shndx, at);
+}
+
+struct reach_pass {
+    code_graph *g;
+    int changed;
+};
+
+static void propagate(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
+{
+    struct reach_pass *pass = ctx;
+    code_node *from = graph_at(o, pass->g, target, r->r_offset);
+    if (!from || !from->reachable)
+        return;
+    code_node *to = graph_target(o, pass->g, r);
+    if (to && !to->reachable)
+        to->reachable = 1, pass->changed = 1;
+}
+
+/* The assembler resolves a call between two functions of one section
+ * itself, leaving no relocation: so a section is judged whole. The file is
+ * compiled with -ffunction-sections (mk/submission.mk), which gives each
+ * function a section of its own; where several still share one (a section
+ * attribute, top-level assembly), one reachable makes them all reachable. */
+static int share_sections(code_graph *g)
+{
+    int changed = 0;
+    for (size_t i = 0; i < g->functions; i++) {
+        if (!g->nodes[i].reachable)
+            continue;
+        for (size_t k = 0; k < g->functions; k++)
+            if (!g->nodes[k].reachable && g->nodes[k].section == g->nodes[i].section)
+                g->nodes[k].reachable = 1, changed = 1;
+        code_node *rest = &g->nodes[g->functions + g->nodes[i].section];
+        if (!rest->reachable)
+            rest->reachable = 1, changed = 1;
+    }
+    for (size_t s = g->functions; s < g->n; s++) {
+        if (!g->nodes[s].reachable)
+            continue;
+        for (size_t k = 0; k < g->functions; k++)
+            if (!g->nodes[k].reachable && g->nodes[k].section == g->nodes[s].section)
+                g->nodes[k].reachable = 1, changed = 1;
+    }
+    return changed;
+}
+
+/* Marks every node reachable from the roots (a fixed point: a few passes). */
+static void graph_reach(const elf_object *o, code_graph *g)
+{
+    struct reach_pass pass = {g, 1};
+    while (pass.changed) {
+        pass.changed = share_sections(g);
+        each_relocation(o, (size_t)-1, propagate, &pass);
+    }
+}
+
+struct external_scan {
+    code_graph *g;
+    list *called;            /* undefined names referenced from reachable code or data */
+    const Elf64_Sym *init;   /* nvcc's static initialiser */
+    int atexit_outside;      /* reachable references to atexit outside it */
+};
+
+static void collect_external(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
+{
+    struct external_scan *scan = ctx;
+    size_t index = ELF64_R_SYM(r->r_info);
+    if (index == 0 || index >= o->nsymbols || o->symbols[index].st_shndx != SHN_UNDEF)
+        return;
+    code_node *from = graph_at(o, scan->g, target, r->r_offset);
+    if (!from || !from->reachable)
+        return;
+    const char *name = symbol_name(o, index);
+    if (!*name)
+        return;
+    if (!strcmp(name, "atexit")) {
+        const Elf64_Sym *init = scan->init;
+        int inside = init && target == init->st_shndx && r->r_offset >= init->st_value &&
+                     r->r_offset < init->st_value + init->st_size;
+        scan->atexit_outside += !inside;
+    }
+    if (!list_has(scan->called, name))
+        list_add(scan->called, name);
+}
+
+static void check_calls(const elf_object *o, const list *extra)
+{
+    code_graph g = {0};
+    graph_build(o, &g);
+    graph_reach(o, &g);
+    list called = {0};
+    struct external_scan scan = {&g, &called, nvcc_static_init(o), 0};
+    each_relocation(o, (size_t)-1, collect_external, &scan);
+    /* An undefined symbol no relocation names is no call: still, a weak or
+     * global one with no use is harmless, so only the used ones are judged. */
+    for (size_t i = 0; i < called.n; i++) {
+        const char *name = called.items[i];
         if (is_allowed_call(name, extra))
             continue;
         if (!strcmp(name, "atexit")) {
-            if (!atexit_only_from_nvcc(o))
+            if (scan.atexit_outside)
                 refuse_call(name, " (called outside nvcc's own registration code)");
             continue;
         }
         refuse_call(name, "");
     }
-    free(seen.items);
+    free(called.items);
+    free(g.nodes);
 }
 
 /* ---- check 2: code that runs before or after main -------------------------- */
@@ -831,21 +1005,72 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
 
 /* ---- check 5: what the file defines ----------------------------------------- */
 
-/* The worker links the lab file before the kit's sandbox (libseccomp, linked
- * statically) and libc: a global definition of one of their names (seccomp_load,
- * prctl, write, tl_sandbox_enter, __wrap_cudaMalloc, ...) would stand in for
- * theirs and could switch the sandbox off. So the only global C names a lab
- * file may define are its launch functions (kit/tilelab.h), and what nvcc
- * itself defines globally in every file (measured with nvcc 13.0 on every
- * solution and skeleton: nm --defined-only -g). C++ names are the student's
- * own kernels and their launch stubs, except the standard library's and the
- * global allocation functions, which would replace the program's. */
+/* A global definition matters only where another part of the worker's program
+ * uses or defines the same name: there it would stand in for the kit's or a
+ * library's (seccomp_load, prctl, write, tl_sandbox_enter, ...), or the link
+ * would fail on two definitions. So a global name is refused only when it
+ * collides with a name of the actual link: --link-symbols names every symbol
+ * that the worker's own objects, the kit's library, libseccomp and every shared
+ * library the worker loads define or import (mk/kit.mk writes it from the
+ * linker's own trace). The launch functions are the names that must collide:
+ * the worker calls them. Without --link-symbols, only the names that always
+ * collide are refused (main, the kit's, namespace std's, operator new). */
 static const char *const allowed_definitions[] = {
     "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums", "launch_pair_sums",
     "launch_transpose_inplace", "launch_matmul_dbuf", "launch_matmul_sparse",
     /* g++'s hidden weak reference to the C++ personality routine (unwinding) */
     "DW.ref.__gxx_personality_v0",
 };
+
+static int is_launch_function(const char *name)
+{
+    for (size_t i = 0; i < sizeof allowed_definitions / sizeof *allowed_definitions; i++)
+        if (!strcmp(name, allowed_definitions[i]))
+            return !!strncmp(name, "DW.ref.", 7);
+    return 0;
+}
+
+/* The link's names, sorted for bsearch: "NAME WHERE" lines of --link-symbols. */
+typedef struct {
+    char **names;   /* each "NAME\0WHERE" */
+    size_t n;
+} link_symbols;
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void link_symbols_load(link_symbols *l, const char *path)
+{
+    size_t len;
+    char *text = read_whole(path, "the link's symbol list", &len);
+    size_t cap = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *space = strchr(line, ' ');
+        if (!space || space == line)
+            continue;
+        *space = '\0';
+        if (l->n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            l->names = realloc(l->names, cap * sizeof *l->names);
+            if (!l->names)
+                cannot_run("out of memory");
+        }
+        l->names[l->n++] = line;
+    }
+    if (l->n == 0)
+        cannot_run("%s names no symbol: it is written by make from the worker's link (mk/kit.mk); rebuild the kit", path);
+    qsort(l->names, l->n, sizeof *l->names, compare_names);
+}
+
+/* Where the link has `name` ("libc.so.6"), or NULL when it has not. */
+static const char *link_symbols_where(const link_symbols *l, const char *name)
+{
+    const char *key = name;
+    char **hit = l->names ? bsearch(&key, l->names, l->n, sizeof *l->names, compare_names) : NULL;
+    return hit ? *hit + strlen(*hit) + 1 : NULL;
+}
 
 /* Whether a mangled name is an entity of namespace std: after _Z, a special
  * name's prefix (TV vtable, TI typeinfo, TS its name, TH/TW thread-local
@@ -868,43 +1093,47 @@ static int mangled_std(const char *name)
     return p[0] == 'S' && p[1] && strchr("tabiosd", p[1]);
 }
 
-/* Why a global C name may not be defined; NULL when it may. */
-static const char *definition_refused(const char *name, const char **next)
+/* Why a global name may not be defined, and the colliding symbol's place in
+ * `where`; NULL when it may. */
+static const char *definition_refused(const char *name, int weak, const link_symbols *link, const char **where,
+                                      const char **next)
 {
-    *next = "make it static (only the launch functions need to be global)";
-    if (strncmp(name, "_Z", 2) != 0) {
-        for (size_t i = 0; i < sizeof allowed_definitions / sizeof *allowed_definitions; i++)
-            if (!strcmp(name, allowed_definitions[i]))
-                return NULL;
-        if (!strcmp(name, "main")) {
-            *next = "remove main(): the grader and build/<lab> supply their own";
-            return "the program's entry point";
-        }
-        if (!strncmp(name, "tl_", 3) || !strncmp(name, "__wrap_", 7) || !strncmp(name, "__real_", 7))
-            return "a function of the kit";
-        if (!strncmp(name, "seccomp_", 8))
-            return "a function of the kit's sandbox (libseccomp)";
-        if (!strncmp(name, "cuda", 4) || !fnmatch("cu[A-Z]*", name, 0) || !strncmp(name, "__cuda", 6))
-            return "a function of the CUDA runtime or driver";
-        return "a global name other than a launch function, which could stand in for a function or variable of "
-               "the kit or a library it links (seccomp_load, prctl, write, ...)";
+    *where = NULL;
+    *next = "rename it, or make it static (only the launch functions need to be global)";
+    for (size_t i = 0; i < sizeof allowed_definitions / sizeof *allowed_definitions; i++)
+        if (!strcmp(name, allowed_definitions[i]))
+            return NULL;
+    if (!strcmp(name, "main")) {
+        *next = "remove main(): the grader and build/<lab> supply their own";
+        return "the program's entry point";
     }
     const char *text = readable(name);
-    if (mangled_std(name)) {
-        *next = "move it out of namespace std (and make it static)";
-        return "a definition in namespace std, which would stand in for the C++ library's";
-    }
     if (!strncmp(name, "_Znw", 4) || !strncmp(name, "_Zna", 4) || !strncmp(name, "_Zdl", 4) ||
         !strncmp(name, "_Zda", 4) || !strncmp(text, "operator new", 12) || !strncmp(text, "operator delete", 15)) {
         *next = "remove it: a lab file needs no host allocation";
         return "a replacement of the program's global operator new or delete";
     }
-    if (!strncmp(text, "tl_", 3))
-        return "a function of the kit";
+    if (link->n) {
+        *where = link_symbols_where(link, name);
+        /* A weak instance of a std template (std::min<int>) yields to the library's: only a strong one stands in. */
+        if (!*where || (weak && !strncmp(name, "_Z", 2) && mangled_std(name)))
+            return NULL;
+        return "a name the grader's worker program already has";
+    }
+    /* No link list: the names that always belong to someone else. */
+    if (!strncmp(name, "tl_", 3) || !strncmp(text, "tl_", 3) || !strncmp(name, "__wrap_", 7) ||
+        !strncmp(name, "__real_", 7))
+        return "a name of the kit";
+    if (!strncmp(name, "seccomp_", 8))
+        return "a name of the kit's sandbox (libseccomp)";
+    if (!weak && !strncmp(name, "_Z", 2) && mangled_std(name)) {
+        *next = "move it out of namespace std";
+        return "a definition in namespace std, which would stand in for the C++ library's";
+    }
     return NULL;
 }
 
-static void check_definitions(const elf_object *o)
+static void check_definitions(const elf_object *o, const link_symbols *link)
 {
     list seen = {0};
     for (size_t i = 1; i < o->nsymbols; i++) {
@@ -915,12 +1144,15 @@ static void check_definitions(const elf_object *o)
             (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE) || list_has(&seen, name))
             continue;
         list_add(&seen, name);
-        const char *next, *why = definition_refused(name, &next);
+        const char *where, *next, *why = definition_refused(name, bind == STB_WEAK, link, &where, &next);
         if (!why)
             continue;
         int function = type == STT_FUNC || type == STT_GNU_IFUNC;
-        finding("defines", name, "your file defines %s (%s %s), %s: not allowed in a lab file. Next: %s.", readable(name),
-                bind == STB_WEAK ? "weak" : "global", function ? "function" : "data", why, next);
+        char in[128] = "";
+        if (where)
+            snprintf(in, sizeof in, " (%.100s defines or uses it)", where);
+        finding("defines", name, "your file defines %s (%s %s), %s%s: two of one name collide. Next: %s.",
+                readable(name), bind == STB_WEAK ? "weak" : "global", function ? "function" : "data", why, in, next);
     }
     free(seen.items);
 }
@@ -955,6 +1187,7 @@ static void usage_error(const char *what)
 {
     cannot_run("%s. Usage: inspect [--object FILE.o] [--ptx FILE.ptx] [--deps FILE.d --source FILE.cu] "
                "[--public PATH]... [--cuda-home DIR] [--system DIR]... [--allow PATTERN]... [--rubric FILE] "
+               "[--link-symbols FILE] "
                "(the opening comment of grader/inspect.c says more)", what);
 }
 
@@ -962,6 +1195,7 @@ int main(int argc, char **argv)
 {
     const char *object = NULL, *ptx = NULL, *deps = NULL, *cuda_home = getenv("CUDA_HOME");
     list sources = {0}, public_paths = {0}, extra_system = {0}, allow = {0};
+    link_symbols link = {0};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         if (i + 1 >= argc) {
@@ -986,6 +1220,8 @@ int main(int argc, char **argv)
             list_add(&extra_system, value);
         else if (!strcmp(flag, "--allow"))
             list_add(&allow, value);
+        else if (!strcmp(flag, "--link-symbols"))
+            link_symbols_load(&link, value);
         else if (!strcmp(flag, "--rubric"))
             rubric_allowed_calls(value, &allow);
         else {
@@ -1014,7 +1250,7 @@ int main(int argc, char **argv)
         elf_load(&o, object);
         check_startup(&o);
         check_calls(&o, &allow);
-        check_definitions(&o);
+        check_definitions(&o, &link);
         free(o.data);
     }
     fclose(found);

@@ -116,7 +116,7 @@ unsigned explain_failure(const tl_json *test, const tl_rubric *r, char *out, siz
 /* Reason and next step for a test the rubric names that the hidden tests did not report; its FLAG_*. */
 unsigned explain_missing(const tl_rubric *r, char *out, size_t len);
 /* The diagnosis drawn from square and other shapes' results, or NULL. */
-const char *swapped_rows_note(int square_pass, int square_fail, int other_fail);
+const char *swapped_rows_note(int square_pass, int square_fail, int other_fail, int other_pass);
 /* A sanitizer run that found errors (its log at `log_path`): the first finding, where, and what to do. */
 void explain_sanitizer_findings(char *out, size_t len, const char *tool, const char *log_path, const options *o,
                                 const tl_rubric_unit *unit);

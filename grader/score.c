@@ -106,8 +106,8 @@ int grade_tests(grade *g, const options *o)
     }
     qsort(all, (size_t)n, sizeof all[0], by_unit_then_name);
 
-    /* Right on every square shape, wrong only on others: rows and cols swapped (swapped_rows_note). */
-    int square_fail = 0, other_fail = 0, square_pass = 0;
+    /* Right on every square shape, wrong on every other: rows and cols swapped (swapped_rows_note). */
+    int square_fail = 0, other_fail = 0, square_pass = 0, other_pass = 0;
     for (int i = 0; i < n; i++) {
         graded_test *t = &g->tests[g->ntests++];
         memset(t, 0, sizeof *t);
@@ -128,11 +128,15 @@ int grade_tests(grade *g, const options *o)
             g->flags |= explain_failure(test, r, t->output, sizeof t->output);
         int square = !matmul && !unit && shape.rows > 0 && shape.rows == shape.cols;
 
+        /* 1 x N and N x 1 come out the same with rows and cols swapped: no evidence either way. */
+        int other = !matmul && !unit && shape.rows > 1 && shape.cols > 1 && shape.rows != shape.cols;
+
         if (square && t->passed) square_pass++;
         else if (square) square_fail++;
+        else if (other && t->passed) other_pass++;
         else if (!t->passed && strstr(t->output, "shape ")) other_fail++;   /* a wrong result, not a hang */
     }
-    const char *note = swapped_rows_note(square_pass, square_fail, other_fail);
+    const char *note = swapped_rows_note(square_pass, square_fail, other_fail, other_pass);
     if (note)
         snprintf(g->note, sizeof g->note, "%s", note);
     tl_json_free(doc);
@@ -491,8 +495,9 @@ static tl_json *load_measurement(const grade *g, const options *o, const char *p
     return tl_json_parse_file(path, err, len);
 }
 
-/* CPU mode (--cpu-mode): a speed item is "not measured: no GPU", out of the maximum. 1 when it was. */
-static int not_measured_in_cpu_mode(graded_test *t, const options *o)
+/* CPU mode (--cpu-mode): a speed item is "not measured: no GPU", out of the maximum, and
+ * the kernels a GPU run times beside yours (baseline, library) are not compared. 1 when it was. */
+static int not_measured_in_cpu_mode(graded_test *t, const options *o, const tl_rubric *r, int compare)
 {
     if (!o->cpu_mode)
         return 0;
@@ -500,6 +505,10 @@ static int not_measured_in_cpu_mode(graded_test *t, const options *o)
     t->passed = 1;
     appendf(t->output, OUTPUT_LEN, "not measured: no GPU. This grade ran in CPU mode, which times nothing; these "
             "points are left out of the maximum. ./grade on a machine with an NVIDIA GPU measures them.\n");
+    if (compare && r->baseline[0])
+        appendf(t->output, OUTPUT_LEN, "against your %s: not compared: needs a GPU.\n", r->baseline);
+    if (compare && r->library[0])
+        appendf(t->output, OUTPUT_LEN, "against %s: not compared: needs a GPU.\n", r->library_title);
     return 1;
 }
 
@@ -511,7 +520,7 @@ void grade_performance(grade *g, const options *o, int all_passed)
     int matmul = kind->matrix_product;
     const char *of = kind->reference;
     graded_test *t = add_item(g, kind->performance_item, r->performance_points);
-    if (not_measured_in_cpu_mode(t, o))
+    if (not_measured_in_cpu_mode(t, o, r, 1))
         return;
     char thresholds[160];
     snprintf(thresholds, sizeof thresholds, "thresholds: %.3f of %s = 0 points, %.3f of %s = %g points",
@@ -580,7 +589,7 @@ static int part_speed_item(grade *g, const options *o, const char *name, int all
                            tl_json **measurement)
 {
     graded_test *t = *item = add_item(g, name, g->rubric.speedup_points);
-    if (not_measured_in_cpu_mode(t, o))
+    if (not_measured_in_cpu_mode(t, o, &g->rubric, 0))
         return 0;
     if (!all_passed) {
         appendf(t->output, OUTPUT_LEN, "not measured: speed counts only when every test of this part passes.\n"

@@ -8,15 +8,26 @@
  * output, times every call from its own clock, and kills this process's
  * whole group when a step ends or a deadline passes.
  *
- * Linked with a lab file, or with a kit file defining the same launch (the
- * copy, the naive matmul, cuBLAS): every kernel a grade compares is timed
- * through the same path.
+ * Two builds of this one file, so every kernel a grade compares is timed
+ * through the same path:
+ *   - a kit worker (the copy, the naive matmul, cuBLAS): the kit's launch
+ *     file is linked in;
+ *   - the lab worker (TL_WORKER_LOADS_LAB): a program with no lab code in it.
+ *     The lab file is a shared library, PROGRAM.so beside this program, which it
+ *     maps only once the sandbox is on. From the moment it is mapped, the
+ *     process is the file's: its constructors, nvcc's registration code (which
+ *     the file's macros can reach) and its launches all run inside the
+ *     sandbox, and no descriptor it could write through is open but the
+ *     protocol's and the output.
  */
 #include "tilelab.h"
 #include "sandbox.h"
 #include "worker_protocol.h"
+#include "guard.h"
 
 #include <cuda_profiler_api.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,9 +35,25 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* The lab file defines some of these; the others stay NULL. */
+/* The launch functions: the worker calls them through this table. */
+typedef void (*transpose_fn)(const float *, float *, int, int);
+typedef void (*matmul_fn)(const float *, const float *, float *, int, int, int);
+typedef void (*vector_fn)(const float *, float *, int);
+typedef void (*inplace_fn)(float *, int);
+typedef void (*sparse_fn)(const float *, const float *, const unsigned char *, float *, int, int, int);
+static struct {
+    transpose_fn transpose;
+    matmul_fn matmul, matmul_dbuf;
+    vector_fn reverse_blocks, block_sums, pair_sums;
+    inplace_fn transpose_inplace;
+    sparse_fn matmul_sparse;
+} lab;
+
+#ifndef TL_WORKER_LOADS_LAB
+/* A kit worker: its launch file defines some of these; the others stay NULL. */
 extern "C" {
 void launch_transpose(const float *in, float *out, int rows, int cols) __attribute__((weak));
 void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K) __attribute__((weak));
@@ -39,6 +66,92 @@ void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *
                           int K) __attribute__((weak));
 /* A kit worker (cuBLAS) sets itself up here, before the sandbox. */
 void tl_worker_warmup(void) __attribute__((weak));
+}
+
+static int lab_open(char *why, size_t len)
+{
+    lab.transpose = launch_transpose;
+    lab.matmul = launch_matmul;
+    lab.reverse_blocks = launch_reverse_blocks;
+    lab.block_sums = launch_block_sums;
+    lab.pair_sums = launch_pair_sums;
+    lab.transpose_inplace = launch_transpose_inplace;
+    lab.matmul_dbuf = launch_matmul_dbuf;
+    lab.matmul_sparse = launch_matmul_sparse;
+    if (tl_worker_warmup) {
+        tl_worker_warmup();
+        if (cudaDeviceSynchronize() != cudaSuccess) {
+            snprintf(why, len, "the kit worker's set-up failed");
+            return -1;
+        }
+    }
+    return 0;
+}
+#define lab_load(why, len) 0
+#else
+/* The lab worker: the file is this program's path + ".so" (mk/submission.mk). */
+static char lab_path[4096];
+
+static int lab_open(char *why, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", lab_path, sizeof lab_path - 4);
+    if (n <= 0) {
+        snprintf(why, len, "cannot find its own program: %s", strerror(errno));
+        return -1;
+    }
+    memcpy(lab_path + n, ".so", 4);
+    struct stat st;
+    if (stat(lab_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, len, "the lab file's library %.400s is missing", lab_path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Maps the lab file, inside the sandbox: its code runs from here on. */
+static int lab_load(char *why, size_t len)
+{
+    void *so = dlopen(lab_path, RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        snprintf(why, len, "cannot load the lab file's library: %s", dlerror());
+        return -1;
+    }
+    lab.transpose = (transpose_fn)dlsym(so, "launch_transpose");
+    lab.matmul = (matmul_fn)dlsym(so, "launch_matmul");
+    lab.reverse_blocks = (vector_fn)dlsym(so, "launch_reverse_blocks");
+    lab.block_sums = (vector_fn)dlsym(so, "launch_block_sums");
+    lab.pair_sums = (vector_fn)dlsym(so, "launch_pair_sums");
+    lab.transpose_inplace = (inplace_fn)dlsym(so, "launch_transpose_inplace");
+    lab.matmul_dbuf = (matmul_fn)dlsym(so, "launch_matmul_dbuf");
+    lab.matmul_sparse = (sparse_fn)dlsym(so, "launch_matmul_sparse");
+    return 0;
+}
+#endif
+
+/* Closes every descriptor that could write to a file but the protocol's and
+ * the output (0-2, the request and reply pipes): the CUDA driver's device
+ * files stay, and nothing the lab file finds open can outlive the sandbox's
+ * rule against opening files for writing. */
+static void close_stray_descriptors(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd <= 2 || fd == TL_WORKER_REQUEST_FD ||
+            fd == TL_WORKER_REPLY_FD)
+            continue;
+        struct stat st;
+        int flags = fcntl(fd, F_GETFL);
+        if (fstat(fd, &st) != 0 || flags < 0)
+            continue;
+        if ((flags & O_ACCMODE) != O_RDONLY && !S_ISCHR(st.st_mode))
+            close(fd);
+    }
+    closedir(d);
 }
 
 static uint32_t current_seq;
@@ -96,31 +209,27 @@ static int read_all(int fd, void *buf, size_t len)
     return 0;
 }
 
-/* ---- device allocations made by the launch (lab 5: in place means none) ---- */
-
+/* ---- device allocations made by the launch (lab 5: in place means none) ----
+ * A kit worker wraps the calls at link time (--wrap, mk/kit.mk); the lab
+ * worker exports its own definitions of them (grader/lab_allocs.c), so the
+ * lab library's calls bind there first. A count the worker keeps is the
+ * file's to change once it is loaded: the inspector's allow-list and its
+ * count of static device memory (grader/inspect.c) stand beside it. */
+#ifndef TL_WORKER_LOADS_LAB
 static unsigned device_allocs;
+#define COUNTED(name, params, args)                                              \
+    cudaError_t __real_##name params;                                            \
+    cudaError_t __wrap_##name params { device_allocs++; return __real_##name args; }
 extern "C" {
-cudaError_t __real_cudaMalloc(void **p, size_t n);
-cudaError_t __wrap_cudaMalloc(void **p, size_t n) { device_allocs++; return __real_cudaMalloc(p, n); }
-cudaError_t __real_cudaMallocManaged(void **p, size_t n, unsigned flags);
-cudaError_t __wrap_cudaMallocManaged(void **p, size_t n, unsigned flags)
-{
-    device_allocs++;
-    return __real_cudaMallocManaged(p, n, flags);
+COUNTED(cudaMalloc, (void **p, size_t n), (p, n))
+COUNTED(cudaMallocManaged, (void **p, size_t n, unsigned flags), (p, n, flags))
+COUNTED(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
+COUNTED(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))
 }
-cudaError_t __real_cudaMallocAsync(void **p, size_t n, cudaStream_t s);
-cudaError_t __wrap_cudaMallocAsync(void **p, size_t n, cudaStream_t s)
-{
-    device_allocs++;
-    return __real_cudaMallocAsync(p, n, s);
-}
-cudaError_t __real_cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h);
-cudaError_t __wrap_cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h)
-{
-    device_allocs++;
-    return __real_cudaMallocPitch(p, pitch, w, h);
-}
-}
+#else
+extern "C" unsigned tl_lab_device_allocs;
+#define device_allocs tl_lab_device_allocs
+#endif
 
 /* ---- shared memory poison: a tile the kernel never wrote reads NaN ---- */
 
@@ -132,7 +241,7 @@ __global__ void worker_poison_shared(int words)
 {
     extern __shared__ unsigned shared_words[];
     for (int i = threadIdx.x; i < words; i += blockDim.x)
-        shared_words[i] = 0x7FC00000u;
+        shared_words[i] = TL_SHARED_POISON;
 }
 
 static void poison_shared(void)
@@ -159,14 +268,14 @@ static float *pointer(const tl_worker_ptr *p, uint64_t rotation)
 static int defined(uint32_t op)
 {
     switch (op) {
-    case TL_OP_TRANSPOSE: return launch_transpose != NULL;
-    case TL_OP_MATMUL: return launch_matmul != NULL;
-    case TL_OP_REVERSE: return launch_reverse_blocks != NULL;
-    case TL_OP_SUMS: return launch_block_sums != NULL;
-    case TL_OP_PAIRS: return launch_pair_sums != NULL;
-    case TL_OP_INPLACE: return launch_transpose_inplace != NULL;
-    case TL_OP_DBUF: return launch_matmul_dbuf != NULL;
-    case TL_OP_SPARSE: return launch_matmul_sparse != NULL;
+    case TL_OP_TRANSPOSE: return lab.transpose != NULL;
+    case TL_OP_MATMUL: return lab.matmul != NULL;
+    case TL_OP_REVERSE: return lab.reverse_blocks != NULL;
+    case TL_OP_SUMS: return lab.block_sums != NULL;
+    case TL_OP_PAIRS: return lab.pair_sums != NULL;
+    case TL_OP_INPLACE: return lab.transpose_inplace != NULL;
+    case TL_OP_DBUF: return lab.matmul_dbuf != NULL;
+    case TL_OP_SPARSE: return lab.matmul_sparse != NULL;
     }
     return 0;
 }
@@ -177,17 +286,17 @@ static void call(const tl_worker_request *q, uint64_t rotation)
     float *p2 = pointer(&q->ptr[2], rotation);
     const int *a = q->arg;
     switch (q->op) {
-    case TL_OP_TRANSPOSE: launch_transpose(p0, p1, a[0], a[1]); break;
-    case TL_OP_MATMUL: launch_matmul(p0, p1, p2, a[0], a[1], a[2]); break;
-    case TL_OP_REVERSE: launch_reverse_blocks(p0, p1, a[0]); break;
-    case TL_OP_SUMS: launch_block_sums(p0, p1, a[0]); break;
-    case TL_OP_PAIRS: launch_pair_sums(p0, p1, a[0]); break;
-    case TL_OP_INPLACE: launch_transpose_inplace(p0, a[0]); break;
-    case TL_OP_DBUF: launch_matmul_dbuf(p0, p1, p2, a[0], a[1], a[2]); break;
+    case TL_OP_TRANSPOSE: lab.transpose(p0, p1, a[0], a[1]); break;
+    case TL_OP_MATMUL: lab.matmul(p0, p1, p2, a[0], a[1], a[2]); break;
+    case TL_OP_REVERSE: lab.reverse_blocks(p0, p1, a[0]); break;
+    case TL_OP_SUMS: lab.block_sums(p0, p1, a[0]); break;
+    case TL_OP_PAIRS: lab.pair_sums(p0, p1, a[0]); break;
+    case TL_OP_INPLACE: lab.transpose_inplace(p0, a[0]); break;
+    case TL_OP_DBUF: lab.matmul_dbuf(p0, p1, p2, a[0], a[1], a[2]); break;
     /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same buffer. */
     case TL_OP_SPARSE:
-        launch_matmul_sparse(p0, p1, (const unsigned char *)(p1 + TL_SPARSE_BT_FLOATS(a[2], a[1])), p2, a[0], a[1],
-                             a[2]);
+        lab.matmul_sparse(p0, p1, (const unsigned char *)(p1 + TL_SPARSE_BT_FLOATS(a[2], a[1])), p2, a[0], a[1],
+                          a[2]);
         break;
     }
 }
@@ -247,14 +356,16 @@ int main(void)
          * sandbox, which allows no new threads. Nothing runs in between. */
         cudaProfilerStart();
         cudaProfilerStop();
-        if (tl_worker_warmup)
-            tl_worker_warmup();
         err = cudaDeviceSynchronize();
     }
-    if (err != cudaSuccess) {
+    char why[512];
+    if (err != cudaSuccess || lab_open(why, sizeof why) != 0) {
+        if (err == cudaSuccess)
+            fprintf(stderr, "worker: %s\n", why);
         send_reply(TL_REPLY_SETUP_FAILED, err, 0, 0, 0);
         return TL_EXIT_CANNOT_RUN;
     }
+    close_stray_descriptors();
 
     fcntl(TL_WORKER_REQUEST_FD, F_SETFL, fcntl(TL_WORKER_REQUEST_FD, F_GETFL) | O_NONBLOCK);
     struct sigaction sa;
@@ -262,9 +373,14 @@ int main(void)
     sa.sa_sigaction = on_sigsys;
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGSYS, &sa, NULL);
-    char why[256];
     if (tl_sandbox_enter(setup.flags & TL_WORKER_ALLOW_FILES, why, sizeof why) != 0) {
         fprintf(stderr, "worker: cannot enter the sandbox: %s\n", why);
+        send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
+        return TL_EXIT_CANNOT_RUN;
+    }
+    /* Nothing of the lab file has run before this line. */
+    if (lab_load(why, sizeof why) != 0) {
+        fprintf(stderr, "worker: %s\n", why);
         send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
         return TL_EXIT_CANNOT_RUN;
     }

@@ -2,6 +2,7 @@
 #include "case.h"
 #include "check.h"
 #include "bench.h"
+#include "guard.h"
 
 #include <cuda_profiler_api.h>
 #include <stdarg.h>
@@ -36,7 +37,7 @@ __global__ void tl_poison_shared_kernel(int words)
 {
     extern __shared__ unsigned shared_words[];
     for (int i = threadIdx.x; i < words; i += blockDim.x)
-        shared_words[i] = 0x7FC00000u;   /* a quiet NaN */
+        shared_words[i] = TL_SHARED_POISON;
 }
 
 void tl_case_poison_shared(void)

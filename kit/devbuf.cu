@@ -102,7 +102,8 @@ void tl_devbuf_upload(tl_devbuf *b, const float *host)
 
 void tl_devbuf_poison(tl_devbuf *b)
 {
-    CHECK_CUDA(cudaMemset(b->data, 0xFF, b->n * sizeof(float)));   /* TL_POISON */
+    tl_fill_words_async(b->data, TL_POISON, b->n, 0);
+    CHECK_CUDA(cudaDeviceSynchronize());
     write_guards(b);
 }
 
@@ -122,4 +123,20 @@ tl_guard_report tl_devbuf_download(const tl_devbuf *b, float *host)
     g = tl_guard_scan(before, after, TL_GUARD_WORDS, b->n, b->canary);
     free(before);
     return g;
+}
+
+/* A 32-bit pattern no memset can write (TL_POISON). */
+__global__ void tl_fill_words_kernel(uint32_t *words, uint32_t bits, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        words[i] = bits;
+}
+
+void tl_fill_words_async(void *words, uint32_t bits, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return;
+    size_t blocks = (n + 255) / 256;
+    tl_fill_words_kernel<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>((uint32_t *)words, bits, n);
+    CHECK_CUDA(cudaGetLastError());
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "guard.h"
+#include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,9 @@ void tl_devbuf_alloc(tl_devbuf *b, size_t n);
 void tl_devbuf_free(tl_devbuf *b);
 /* Copy n floats in and (re)write both guards. */
 void tl_devbuf_upload(tl_devbuf *b, const float *host);
+/* n 32-bit words set to `bits`, on `stream` (TL_POISON: a memset cannot write it). */
+void tl_fill_words_async(void *words, uint32_t bits, size_t n, cudaStream_t stream);
+
 /* Fill the data with TL_POISON (NaN) and (re)write both guards. */
 void tl_devbuf_poison(tl_devbuf *b);
 /* Copy the data out (host may be NULL) and report any overwritten guard word. */

@@ -21,8 +21,22 @@ extern "C" {
  * past one buffer and written past another still shows as a change. */
 #define TL_CANARY 0x7FA5C0DEu
 #define TL_CANARY_MASK 0xFFFF00FFu
-/* Output buffers are poisoned with 0xFF bytes (a NaN) before every launch. */
-#define TL_POISON 0xFFFFFFFFu
+/* Output buffers are poisoned before every launch with a signalling NaN,
+ * compared bitwise: arithmetic on a signalling NaN quiets it (the GPU's
+ * NaNs are 0x7FFFFFFF, x86's keep the payload but set the quiet bit), so only
+ * an element nothing wrote, or a plain copy of the poison, still holds these
+ * bits; a NaN the kernel computed or stored reads as a wrong value. */
+#define TL_POISON 0xFFBFFFFFu
+/* Shared memory is poisoned with another one before tests (the worker,
+ * kit/case.cu): a word read before any thread wrote it, copied out as is. */
+#define TL_SHARED_POISON 0x7FB5EA5Eu
+/* Whether a float holds exactly these bits. */
+static inline int tl_bits_are(float v, uint32_t bits)
+{
+    union { float f; uint32_t u; } x;
+    x.f = v;
+    return x.u == bits;
+}
 /* Words of guard on each side: catches overruns of a few rows of 8K floats. */
 #define TL_GUARD_WORDS ((size_t)1 << 16)
 

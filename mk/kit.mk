@@ -75,8 +75,32 @@ $(KIT)/judge/check-%: $(KIT)/%_check.cu.o $(JUDGE_LINK)
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
 # What the lab file's launches may allocate is counted (lab 5: in place).
-WORKER_LDFLAGS := $(foreach f,cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch,-Xlinker --wrap=$(f))
+COUNTED_ALLOCS := cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch
+WORKER_LDFLAGS := $(foreach f,$(COUNTED_ALLOCS),-Xlinker --wrap=$(f))
 WORKER_KIT := $(KIT)/worker.cu.o $(KIT)/sandbox.c.o
+
+# The lab worker (grader/worker.cu with TL_WORKER_LOADS_LAB): one program for
+# every lab file, which maps the file as a shared library (PROGRAM.so beside
+# it) once its sandbox is on. One CUDA runtime, the shared one, serves it
+# and the library. It exports what the library may call of it: the counted
+# allocations and the kit's checks (kit/check.h), pulled from libtilelab.a.
+CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/*/lib))
+LAB_EXPORTS := $(COUNTED_ALLOCS) tl_check_cuda tl_host_floats
+LAB_WORKER_LDFLAGS := -cudart shared -ldl $(if $(CUDA_LIBDIR),-Xlinker -rpath=$(CUDA_LIBDIR)) \
+    $(foreach f,$(LAB_EXPORTS),-Xlinker --export-dynamic-symbol=$(f) -Xlinker --undefined=$(f))
+$(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS)
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -DTL_WORKER_LOADS_LAB -c $< -o $@
+# The linker's trace of this link names every file it used: the list of
+# names a lab file's global definitions must not collide with
+# (grader/inspect.c --link-symbols) is read from those files.
+$(KIT)/lab-worker $(KIT)/link-symbols.txt: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a mk/link-symbols.sh | need-seccomp
+	@echo "  NVCC  $(KIT)/lab-worker"
+	$(Q)$(NVCC) $(NVFLAGS) $(filter %.o %.a,$^) $(SECCOMP_LIBS) $(LAB_WORKER_LDFLAGS) -Xlinker --trace \
+	    -o $(KIT)/lab-worker > $(KIT)/lab-worker.trace
+	$(Q)sh mk/link-symbols.sh $(KIT)/lab-worker.trace '$(CUDA_HOME)' > $(KIT)/link-symbols.txt.tmp
+	$(Q)mv $(KIT)/link-symbols.txt.tmp $(KIT)/link-symbols.txt
 $(KIT)/workers/%: $(KIT)/grader/%_launch.cu.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"

@@ -26,7 +26,10 @@ STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
 # (Relative to the kit's folder, where nvcc runs: its path may hold a space.
 # SRC itself never does: make cannot take one, and ./grade hands such a file
 # in through a link of a space-free name in build/submissions/.)
-STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC))
+# -fPIC: the file becomes a shared library, which the lab worker maps inside its
+# sandbox. -ffunction-sections: every host function in a section of its own, so
+# the inspector sees each call between them as a relocation (grader/inspect.c).
+STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC)) -Xcompiler -fPIC,-ffunction-sections
 
 # CPU mode (cpu/cpu.mk): the same file built for the CPU; build/labN --cpu runs it.
 include cpu/cpu.mk
@@ -39,12 +42,14 @@ ifneq ($(BASELINE),)
   BASE_OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(BASELINE:.cu=)))
 endif
 
-.PHONY: check student harness grader baseline print-dirs
+.PHONY: check student harness grader baseline print-dirs link-symbols
 check: $(OUT)/check
 # The file alone, compiled: what the grader inspects before linking it.
 student: $(OUT)/student.o $(OUT)/student.d $(OUT)/student.ptx
 # The grader's side alone: a failure here is the kit's, never the student's.
-harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES)
+harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES) $(KIT)/lab-worker
+# The names of the worker's link, for the inspector (mk/kit.mk).
+link-symbols: $(KIT)/link-symbols.txt
 grader: harness $(OUT)/worker $(OUT)/check
 baseline: $(BASE_OUT)/baseline-worker
 print-dirs:
@@ -55,14 +60,16 @@ print-dirs:
 # and sanitizer findings still name the original, beside copies of the public
 # headers alone in $(OUT)/public/: without the kit's -I folders, a kit header that
 # is not public cannot be included, and $(OUT)/student.d lists every file it
-# did include, for the inspector (grader/inspect.c). One recipe writes the
+# did include, for the inspector (grader/inspect.c). A UTF-8 byte-order mark
+# that opens the file is dropped from the copy: behind the #line it would be
+# a stray character on line 1. One recipe writes the
 # copy, the object and student.d, so they never disagree; it runs again when
 # the copy or student.d has gone missing, or this file's rules changed.
 $(OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) mk/submission.mk
 	@rm -rf $(OUT)/src $(OUT)/public
 	@mkdir -p $(OUT)/src $(OUT)/public
 	$(Q)cp $(PUBLIC_HEADERS) $(OUT)/public/
-	$(Q){ printf '#line 1 "%s"\n' '$(SRC)'; cat '$(SRC)'; } > $(STUDENT_SRC)
+	$(Q){ printf '#line 1 "%s"\n' '$(SRC)'; LC_ALL=C sed "1s/^$$(printf '\357\273\277')//" '$(SRC)'; } > $(STUDENT_SRC)
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -c $(STUDENT_SRC) -o $@ -MD -MF $(OUT)/student.d
 ifneq ($(words $(wildcard $(STUDENT_SRC) $(OUT)/student.d)),2)
@@ -76,9 +83,15 @@ $(OUT)/student.ptx: $(OUT)/student.o
 	@echo "  PTX   $@"
 	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -ptx $(STUDENT_SRC) -o $@
 
-$(OUT)/worker: $(OUT)/student.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
+# The worker is the kit's lab worker, copied beside the file's library
+# (worker.so), which it maps once its sandbox is on (grader/worker.cu): no
+# code of the file is linked into a program, and none runs before the sandbox.
+LAB_SO_LDFLAGS := -shared -cudart shared -Xlinker -z,now -Xlinker -z,relro
+$(OUT)/worker.so: $(OUT)/student.o
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+	$(Q)$(NVCC) $(LAB_SO_LDFLAGS) $< -o $@
+$(OUT)/worker: $(OUT)/worker.so $(KIT)/lab-worker
+	$(Q)cp -f $(KIT)/lab-worker $@
 
 # build/labN: the kit's quick check (a judge) driving this file's worker.
 # Its paths in single quotes (\047): the kit's folder may hold a space.
@@ -96,15 +109,21 @@ ifeq ($(suffix $(BASELINE)),.o)
 $(BASE_OUT)/baseline.o: $(BASELINE)
 	@mkdir -p $(@D)
 	$(Q)cp $(BASELINE) $@
-else
-$(BASE_OUT)/baseline.o: $(BASELINE) kit/tilelab.h kit/check.h
-	@mkdir -p $(@D)
-	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(NVFLAGS) -c $(BASELINE) -o $@
-endif
 $(BASE_OUT)/baseline-worker: $(BASE_OUT)/baseline.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(WORKER_LDFLAGS) -o $@
+else
+# The student's own earlier file: a lab file like any other, mapped inside the sandbox.
+$(BASE_OUT)/baseline.o: $(BASELINE) kit/tilelab.h kit/check.h
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) -Xcompiler -fPIC -c $(BASELINE) -o $@
+$(BASE_OUT)/baseline-worker.so: $(BASE_OUT)/baseline.o
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(LAB_SO_LDFLAGS) $< -o $@
+$(BASE_OUT)/baseline-worker: $(BASE_OUT)/baseline-worker.so $(KIT)/lab-worker
+	$(Q)cp -f $(KIT)/lab-worker $@
+endif
 endif
 
 # make bench times lab files side by side in one process (a student's own

@@ -27,10 +27,13 @@ static int check_element(double exact, double bound, float got, int i, int j, tl
     if (ok || !why || why[0])
         return !ok;
     const char *next;
-    if (isnan(got) && !isnan(exact))
-        next = "C is NaN there: nothing was written (C starts as NaN), or a tile held something "
-               "never loaded. Does the grid cover every row and column, and are partial tiles "
-               "zero-filled? (handout: Partial tiles)";
+    if (tl_bits_are(got, TL_POISON))
+        next = "nothing was written there (C starts as a NaN of the kit's, and that one is still there). "
+               "Does the grid cover every row and column? (handout: Partial tiles)";
+    else if (isnan(got) && !isnan(exact))
+        next = "your kernel wrote a NaN there where A·B is finite: a tile held something never loaded "
+               "(shared memory starts as NaN in tests), or a sum started from C's old value. Are partial "
+               "tiles zero-filled, and does each sum start at 0? (handout: Partial tiles)";
     else if (isfinite(exact) && isfinite(got) && fabs((double)got - exact) <= bound / 256)   /* half's precision */
         next = "close, but outside the fp32 bound: accumulate in float over all K terms, not in half "
                "precision and not over fewer terms (handout: How exact must C be?)";

@@ -1,6 +1,7 @@
 /* matmul_timing.cu — a worker's matmul timed by a judge (see matmul_timing.h). */
 #include "matmul_timing.h"
 #include "check.h"
+#include "devbuf.h"
 #include "judge_kernels.h"
 
 #include <stdio.h>
@@ -20,7 +21,7 @@ static void prepare(void *ctx)
     size_t all = t->stride * t->timed.slots;
     tl_fill_hashed(t->A, all, seed);
     tl_fill_hashed(t->B, all, seed + 1);
-    CHECK_CUDA(cudaMemsetAsync(t->C, 0xFF, all * sizeof(float), 0));   /* poison */
+    tl_fill_words_async(t->C, TL_POISON, all, 0);
     tl_worker_warm(t->timed.worker);
 }
 

@@ -1,6 +1,7 @@
 /* sparse_timing.cu — lab 7's sparse product timed by a judge (see sparse_timing.h). */
 #include "sparse_timing.h"
 #include "check.h"
+#include "devbuf.h"
 #include "judge_kernels.h"
 #include "matrix.h"
 #include "tilelab.h"
@@ -39,7 +40,7 @@ static void prepare(void *ctx)
     uint64_t seed = tl_timed_reseed(&t->timed);
     size_t all = t->stride * t->timed.slots;
     tl_fill_hashed(t->A, all, seed);
-    CHECK_CUDA(cudaMemsetAsync(t->C, 0xFF, all * sizeof(float), 0));   /* poison */
+    tl_fill_words_async(t->C, TL_POISON, all, 0);
     tl_worker_warm(t->timed.worker);
 }
 

@@ -90,8 +90,10 @@ tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
                         "store; keep the bounds test on every store.", n, detail);
         } else if (m.count) {
             char value[32];
-            if (isnan(m.got))
-                snprintf(value, sizeof value, "NaN (never written)");   /* the output starts as NaN */
+            if (tl_bits_are(m.got, TL_POISON))
+                snprintf(value, sizeof value, "NaN (never written)");   /* the output's poison, untouched */
+            else if (isnan(m.got))
+                snprintf(value, sizeof value, "NaN (written)");
             else
                 snprintf(value, sizeof value, "%.9g", m.got);
             snprintf(detail, sizeof detail, "%s[%d] is %s, expected %.9g; %zu of %d wrong",
@@ -161,7 +163,8 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
                         "Mapping blocks to tile pairs).", n, m.count, count);
         } else if (m.count) {
             tl_describe_mismatch(&m, n, n, detail, sizeof detail);
-            tl_case_set(&r, TL_CASE_WRONG, "N = %d: %s. Next: %s.", n, detail, isnan(m.got)
+            tl_case_set(&r, TL_CASE_WRONG, "N = %d: %s. Next: %s.", n, detail,
+                        isnan(m.got) && !tl_bits_are(m.got, TL_POISON)
                         ? "NaN landed there: a store wrote a shared word nothing loaded (a barrier missing "
                           "between load_both and the stores, or a partial tile read past its edge), or the "
                           "skeleton's placeholder still runs"

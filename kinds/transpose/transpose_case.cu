@@ -77,9 +77,16 @@ static int check_launch(matrix *in, matrix *out, const float *expected, tl_case_
         const char *next = tl_is_canary(bits)
             ? "that value was read from outside the input (its guard region): a thread read past "
               "the end of `in`; check the bounds test (handout: Bounds checks)"
+            : tl_bits_are(m.got, TL_POISON)
+            ? "nothing was written there (the output starts as a NaN of the kit's, and that one is still "
+              "there): does your grid cover every row and column? (handout: Threads, blocks and 2D grids)"
+            : tl_bits_are(m.got, TL_SHARED_POISON)
+            ? "that value is a shared-memory word no thread had written (the kit fills shared memory with a "
+              "NaN of its own before tests): a barrier missing between the load and the store phase, or a "
+              "tile element never loaded (handout: Barriers)"
             : isnan(m.got)
-            ? "nothing was written there (the output starts as NaN): does your grid cover every "
-              "row and column? (handout: Threads, blocks and 2D grids)"
+            ? "your kernel wrote a NaN there, though the input holds none: a value computed, or read from "
+              "somewhere it should not be"
             : "a wrong value landed there: check out[c * rows + r] = in[r * cols + c] "
               "(handout: Row-major layout)";
         tl_case_set(r, TL_CASE_WRONG, "shape %dx%d%s: output %dx%d, %s. Next: %s.", in->rows, in->cols, what,

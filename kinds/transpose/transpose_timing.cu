@@ -1,6 +1,7 @@
 /* transpose_timing.cu — a worker's transposes timed by a judge (see transpose_timing.h). */
 #include "transpose_timing.h"
 #include "check.h"
+#include "devbuf.h"
 #include "judge_kernels.h"
 
 #include <string.h>
@@ -9,7 +10,7 @@ static void prepare(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
     tl_fill_hashed(t->in, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
-    CHECK_CUDA(cudaMemsetAsync(t->out, 0xFF, t->stride * t->timed.slots * sizeof(float), 0));   /* poison */
+    tl_fill_words_async(t->out, TL_POISON, t->stride * t->timed.slots, 0);
     tl_worker_warm(t->timed.worker);
 }
 

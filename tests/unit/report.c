@@ -87,6 +87,18 @@ Test(report, square_only_failures_get_the_swap_hint)
     tl_json_free(r);
 }
 
+/* tests-mixed.json with 8191x8193 passing: one non-square shape right, so a
+ * swap is disproved (a bug on one path of several, as in a lab 6 file whose
+ * vector test looks at one dimension): no note. */
+Test(report, a_passing_non_square_shape_disproves_the_swap)
+{
+    tl_json *r;
+    run_report("--tests tests/fixtures/tests-one-path-wrong.json --measure-status 0", &r);
+    cr_assert_eq(strstr(tl_json_string(r, "output", ""), "probably swapped"), NULL, "%s", tl_json_string(r, "output", ""));
+    cr_assert_eq(strstr(stdout_text(), "Note: Every square shape passed"), NULL, "%s", stdout_text());
+    tl_json_free(r);
+}
+
 Test(report, performance_points_between_thresholds)
 {
     tl_json *r;

@@ -1,0 +1,20 @@
+/* Attack: exit, two calls deep: the launch calls a static host helper that ends the process; inspect must say "calls: exit:" (the helper is reachable from the launch, unlike nvcc's host copy of a __device__ function). */
+#include <stdlib.h>
+#include "tilelab.h"
+
+static __attribute__((noinline)) void give_up(int code) { exit(code); }
+
+__global__ void transpose_naive(const float *in, float *out, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows && c < cols)
+        out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+}
+
+void launch_transpose(const float *in, float *out, int rows, int cols)
+{
+    if (rows == 1)
+        give_up(0);
+    dim3 block(32, 8), grid(CEIL_DIV(cols, 32), CEIL_DIV(rows, 8));
+    transpose_naive<<<grid, block>>>(in, out, rows, cols);
+}
