@@ -9,18 +9,23 @@ CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Ikit $(addprefix 
 # -fsanitize=thread only for the compiler's access hooks: cpu/runtime.cc
 # defines them and libtsan is never linked. -fno-tree-vectorize and
 # -fno-store-merging keep one hook per access the source makes, as one
-# CUDA thread issues them (the counters group them per warp); no tail calls,
+# CUDA thread issues them (the counters group them per warp); -fno-tree-sra
+# keeps a float4 or float2 that the source moves whole (into a named local,
+# out of one, then used field by field) one 16- or 8-byte access, as nvcc's
+# ld.global.v4.f32 is, not four 4-byte ones; no tail calls,
 # so a barrier's return address is its own line. -g: the findings name
 # lines (addr2line).
 CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
-                 -fno-tree-vectorize -fno-store-merging -fno-optimize-sibling-calls
+                 -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls
 CPU_OUT := $(OUT)/cpu
+# What a lab file may include in CPU mode, in place of the toolkit's headers.
+CPU_HEADERS := $(wildcard cpu/include/*.h cpu/include/*/*.h)
 # The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
 CPU_TEST_KINDS := $(notdir $(KIND_DIRS))
 # The CUDA headers CPU mode does not emulate: each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
-CPU_REFUSED_HEADERS := cuda.h cuda_fp16.h cuda_bf16.h mma.h cooperative_groups.h cublas.h cublas_v2.h cublasLt.h \
+CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h mma.h cublas.h cublas_v2.h cublasLt.h \
                        cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
 
 .PHONY: cpu cpu-grade cpu-kit print-cpu
@@ -41,21 +46,26 @@ $(CPU_KIT)/cudafe: cpu/cudafe.c
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc -std=c11 -O2 -Wall -Wextra $< -o $@
-$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h
+$(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
+# CHECK_CUDA in a lab file: the kit's own error path, built for the CPU.
+$(CPU_KIT)/check.o: kit/check.cu kit/check.h cpu/include/cuda_runtime.h
+	@mkdir -p $(@D)
+	@echo "  CXX   $@"
+	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -x c++ -c $< -o $@
 $(CPU_KIT)/switch.o: cpu/switch_x86_64.S
 	@mkdir -p $(@D)
 	$(Q)gcc -c $< -o $@
 $(CPU_KIT)/sandbox.o: kit/sandbox.c kit/sandbox.h | need-seccomp
 	@mkdir -p $(@D)
 	$(Q)gcc $(CFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
-$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o
+$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o
 	$(Q)rm -f $@
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
@@ -66,7 +76,7 @@ $(CPU_KIT)/sparse_encode.o: kinds/sparse/sparse_case.cu kinds/sparse/sparse_enco
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -x c++ -DTL_SPARSE_ENCODER_ONLY -c $< -o $@
 # The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
@@ -83,7 +93,7 @@ $(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidde
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.
 # Its public headers are copied beside it, as for nvcc (mk/submission.mk).
-$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) cpu/include/cuda_runtime.h $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
+$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) $(CPU_HEADERS) $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
 	@rm -rf $(CPU_OUT)/public
 	@mkdir -p $(CPU_OUT)/public
 	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/

@@ -5,13 +5,16 @@
  *
  *   cudafe < file.ii > file.cpu.ii
  *
- *   kernel<<<grid, block[, shared[, stream]]>>>(args)
- *       -> ::tlc::launch(kernel, "file", line, grid, block[, ...])(args)
+ *   kernel<<<grid, block[, shared[, stream]]>>>(args)     (also k<T, 4>, ns::k, (expr))
+ *       -> ::tlc::launch([&](auto &&...tlc_a) { kernel(tlc_a...); }, "file", line,
+ *                        grid, block[, ...])(args)
  *   __shared__ float tile[32][33], other[8];        (in a function)
  *       -> one copy per block: a reference into the block's shared memory,
  *          taken at the declaration, the same for every thread of the block
  *   extern __shared__ float dyn[];
  *       -> a pointer to the block's dynamic shared memory
+ *   __noinline__ (not inside a library's __attribute__((...)))
+ *       -> __attribute__((noinline)); a macro could not tell the two apart
  *
  * Line markers are kept and no newline is added or removed, so the compiler
  * and the access hooks still name the lab file's own lines.
@@ -205,22 +208,42 @@ static int drop_trailing(const char *word)
     return 0;
 }
 
-/* At "<<<": the kernel's name is the identifier just written. */
+/* At "<<<": the kernel is what was just written: a name (`k`, `ns::k`), with
+ * template arguments (`k<float, 32>`), or an expression in parentheses.
+ * It is called from a generic lambda, so a template's arguments are
+ * deduced from the launch's arguments, as nvcc does. */
 static void launch(void)
 {
     size_t e = olen;
     while (e && isspace((unsigned char)out[e - 1]))
         e--;
     size_t b = e;
-    while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
-        b--;
-    if (b == e)
+    /* Back over one balanced group ending at b: `<...>` or `(...)`; 0 if none. */
+    int paren = b && out[b - 1] == ')';
+    if (b && (out[b - 1] == '>' || paren)) {
+        char open = paren ? '(' : '<', close = out[b - 1];
+        int d = 0;
+        do {
+            b--;
+            d += out[b] == close ? 1 : out[b] == open ? -1 : 0;
+        } while (b && d);
+        if (d)
+            fail("a <<<...>>> launch whose kernel the source step cannot read");
+        while (!paren && b && isspace((unsigned char)out[b - 1]))
+            b--;
+    }
+    if (!paren)
+        while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
+            b--;
+    if (b == e || (!paren && !ident((unsigned char)out[e - 1]) && out[e - 1] != '>'))
         fail("a <<<...>>> launch of something other than a kernel's name");
     char name[512];
+    if (e - b >= sizeof name)
+        fail("a <<<...>>> launch whose kernel is a longer expression than the source step reads");
     snprintf(name, sizeof name, "%.*s", (int)(e - b), out + b);
     olen = b;
     char buf[2048];
-    snprintf(buf, sizeof buf, "::tlc::launch(%s, \"%s\", %ld, ", name, file, line);
+    snprintf(buf, sizeof buf, "::tlc::launch([&](auto &&...tlc_a) { %s(tlc_a...); }, \"%s\", %ld, ", name, file, line);
     puts_(buf);
     pos += 3;
     char *close = strstr(src + pos, ">>>");
@@ -233,6 +256,17 @@ static void launch(void)
     }
     pos += 3;
     puts_(")");
+}
+
+/* 1 when the output ends inside an attribute's list, `__attribute__((` or
+ * after a `,` there: a library header's `__attribute__((__noinline__))`,
+ * which must stay as it is. */
+static int in_attribute(void)
+{
+    size_t e = olen;
+    while (e && isspace((unsigned char)out[e - 1]))
+        e--;
+    return e && (out[e - 1] == '(' || out[e - 1] == ',');
 }
 
 int main(void)
@@ -266,7 +300,9 @@ int main(void)
             size_t s = pos;
             while (pos < len && ident((unsigned char)src[pos]))
                 pos++;
-            if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
+            if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
+                puts_("__attribute__((noinline))");
+            } else if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
                 int is_extern = drop_trailing("extern");
                 drop_trailing("static");
                 shared_decl(is_extern);

@@ -7,12 +7,15 @@
  * lab file's lines) and the memory counters ncu would read.
  *
  *   cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID]
- *             [--source FILE] [--shape RxC ... | --mnk MxKxN | --n N]
+ *             [--source FILE] [--shape RxC|MxKxN|N]... [--mnk MxKxN]... [--n N]
  *             [--unit NAME] [--nan-inf] [--counters RxC|MxKxN|N] [--no-counters]
  *             [--sparsity dense|zero|blocks|values|along-k] [--density D]
  *             [--seed S] [--timeout S] [--json FILE] [--ncu-csv FILE]
  *             [--sanitizer-logs DIR]
  *
+ * --shape: a case of its own, as many as given (up to MAX_SHAPES): RxC for
+ * a transpose, MxKxN for a matmul (--mnk is the same), and with --unit for
+ * lab 5 its n (reverse, sums, pairs), side N (inplace) or MxKxN (dbuf).
  * --unit: one of lab 5's kernels (reverse, sums, pairs, inplace, dbuf), or
  * of lab 7's (dense: launch_matmul; sparse: launch_matmul_sparse, B drawn
  * with --sparsity's zeros and encoded by the kit's encoder, sparse_encode.h).
@@ -44,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096 };
+enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096, MAX_SHAPES = 24 };
 
 static char worker_abs[4096], work_dir[64];
 static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
@@ -459,19 +462,31 @@ static double *ref_matmul(const float *A, const float *B, int M, int N, int K, d
     return C;
 }
 
-/* Where a NaN in the output came from, when CPU mode put it there. */
+/* Where a NaN in the output came from: the output's fill (compared bitwise:
+ * no arithmetic gives TLC_POISON), CPU mode's shared-memory fill, or the
+ * kernel's own arithmetic. */
 static const char *nan_origin(float got, int poisoned)
 {
     uint32_t bits;
     memcpy(&bits, &got, sizeof bits);
-    if (bits == 0xffffffffu && poisoned)
+    if (bits == TLC_POISON && poisoned)
         return " (the NaN the output was filled with: nothing was written there)";
     if ((bits & 0x7fffffffu) == TLC_UNWRITTEN_SHARED)
         return " (the NaN CPU mode fills shared memory with: read before any thread wrote it)";
+    if (isnan(got))
+        return " (wrong value: NaN, written by your code; not the output's fill)";
     return "";
 }
 
-/* 1 when every element is within its bound; else the first one outside and how many, in msg. */
+static int is_poison(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits == TLC_POISON;
+}
+
+/* 1 when every element is within its bound; else the first one outside and how many, in msg.
+ * An element still holding the poison is wrong even where a NaN is expected. */
 static int compare(const double *want, const double *bound, const float *got, size_t n, int cols, int poisoned,
                    char *msg, size_t len)
 {
@@ -479,7 +494,8 @@ static int compare(const double *want, const double *bound, const float *got, si
     for (size_t i = 0; i < n; i++) {
         double d = fabs((double)got[i] - want[i]), limit = bound[i];
         if (!isfinite(want[i]))   /* NaN stays NaN, an infinity the same infinity */
-            d = isnan(want[i]) ? (isnan(got[i]) ? 0 : 1) : (got[i] == want[i] ? 0 : 1), limit = 0;
+            d = isnan(want[i]) ? (isnan(got[i]) && !(poisoned && is_poison(got[i])) ? 0 : 1)
+                               : (got[i] == want[i] ? 0 : 1), limit = 0;
         if (!(d <= limit)) {
             if (!bad)
                 first = i;
@@ -800,20 +816,47 @@ static void remove_work_dir(void)
         rmdir(work_dir);
 }
 
+/* What build/labN --cpu says about its options: the option named, and the
+ * command as the student typed it. */
+static void option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void option_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (strcmp(lab, "this lab"))
+        fprintf(stderr, "build/%s --cpu: ", lab);
+    else
+        fprintf(stderr, "cpu-check: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* A whole number of at least 1, or 0. */
+static int positive(const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *v && !*end && n >= 1 && n <= 0x7fffffff ? (int)n : 0;
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID] [--source FILE]\n"
-                "       [--shape RxC | --mnk MxKxN | --n N] [--unit NAME] [--counters SHAPE | --no-counters]\n"
+                "       [--shape RxC|MxKxN|N]... [--unit NAME] [--counters SHAPE | --no-counters]\n"
                 "       [--sparsity dense|zero|blocks|values|along-k] [--density D] [--seed S]\n"
                 "       [--timeout S] [--json FILE]\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *json_path = NULL, *shape = NULL, *mnk = NULL, *counters_shape = NULL, *unit = NULL;
+    const char *json_path = NULL, *counters_shape = NULL, *unit = NULL;
     const char *ncu_csv = NULL, *sanitizer_logs = NULL;
-    const char *more_shapes[8];   /* a second --shape and more: each a case of its own */
-    int nmore = 0;
+    /* --shape and --mnk, in order, each a case of its own: RxC for a
+     * transpose, MxKxN for a matmul, and for one of lab 5's kernels its n,
+     * side or MxKxN (as build/labN takes them on a GPU). */
+    const char *shapes[MAX_SHAPES], *shape_option[MAX_SHAPES];
+    int nshapes = 0;
     int n_only = 0, no_counters = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -822,13 +865,24 @@ int main(int argc, char **argv)
         else if (OPT("--kind")) kind = v;
         else if (OPT("--lab")) lab = v;
         else if (OPT("--source")) source = v;
-        else if (OPT("--shape")) { if (!shape) shape = v; else if (nmore < 8) more_shapes[nmore++] = v; }
+        else if (OPT("--shape") || OPT("--mnk")) {
+            if (nshapes == MAX_SHAPES) {
+                option_error("at most %d shapes (--shape, --mnk) in one run; run it again for the others", MAX_SHAPES);
+                return 2;
+            }
+            shape_option[nshapes] = o;
+            shapes[nshapes++] = v;
+        }
         else if (OPT("--unit")) unit = v;
         else if (!strcmp(o, "--nan-inf")) nan_inf = 1;
         else if (OPT("--ncu-csv")) ncu_csv = v;
         else if (OPT("--sanitizer-logs")) sanitizer_logs = v;
-        else if (OPT("--mnk")) mnk = v;
-        else if (OPT("--n")) n_only = atoi(v);
+        else if (OPT("--n")) {
+            if ((n_only = positive(v)) <= 0) {
+                option_error("--n takes a length of at least 1, not '%s'", v);
+                return 2;
+            }
+        }
         else if (OPT("--counters")) counters_shape = v;
         else if (!strcmp(o, "--no-counters")) no_counters = 1;
         else if (OPT("--seed")) seed = strtoull(v, NULL, 10);
@@ -847,7 +901,11 @@ int main(int argc, char **argv)
         else if (OPT("--timeout")) timeout_s = atof(v);
         else if (OPT("--json")) json_path = v;
         else if (!strcmp(o, "--help") || !strcmp(o, "-h")) { usage(stdout); return 0; }
-        else { usage(stderr); return 2; }
+        else {
+            option_error("unknown option '%s'%s", o, v || o[0] != '-' ? "" : ", or it needs a value after it");
+            usage(stderr);
+            return 2;
+        }
 #undef OPT
     }
     if (!worker_path) {
@@ -864,22 +922,44 @@ int main(int argc, char **argv)
         return 2;
     }
     atexit(remove_work_dir);
-    {   /* the shapes, checked before anything runs */
-        tl_shape s;
-        tl_mm_shape m;
-        int transpose = !strcmp(kind, "transpose"), matmul = !strcmp(kind, "matmul") || !strcmp(kind, "sparse") ||
-                                                            (unit && !strcmp(unit, "dbuf"));
-        if ((shape && (!transpose || tl_parse_shape(shape, &s))) || (mnk && (!matmul || tl_parse_mm_shape(mnk, &m))) ||
-            (counters_shape && transpose && tl_parse_shape(counters_shape, &s)) ||
-            (counters_shape && matmul && tl_parse_mm_shape(counters_shape, &m))) {
-            fprintf(stderr, "cpu-check: a shape is RxC for a transpose, MxKxN for a matmul\n");
-            usage(stderr);
+    /* The shapes, checked before anything runs: each in its kind's form, and not too large. */
+    int transpose = !strcmp(kind, "transpose"), supersteps = !strcmp(kind, "supersteps");
+    int dbuf = supersteps && unit && !strcmp(unit, "dbuf");
+    int matmul = !strcmp(kind, "matmul") || !strcmp(kind, "sparse") || dbuf;
+    tl_shape shape_rc[MAX_SHAPES];
+    tl_mm_shape shape_mm[MAX_SHAPES];
+    if (supersteps && nshapes && !unit) {
+        option_error("--shape needs a --unit (reverse, sums, pairs, inplace or dbuf): which kernel the shape is for");
+        return 2;
+    }
+    if (supersteps && nshapes > 1) {
+        option_error("one --shape for one --unit in CPU mode (run it again for another shape)");
+        return 2;
+    }
+    for (int i = 0; i < nshapes; i++) {
+        if (transpose && tl_parse_shape(shapes[i], &shape_rc[i]) == 0)
+            capped((double)shape_rc[i].rows * shape_rc[i].cols, CAP_ELEMENTS, "4096x4096 elements", shapes[i]);
+        else if (matmul && tl_parse_mm_shape(shapes[i], &shape_mm[i]) == 0)
+            capped((double)shape_mm[i].m * shape_mm[i].n * shape_mm[i].k, CAP_MULTIPLY, "512x512x512 multiply-adds", shapes[i]);
+        else if (supersteps && !matmul && (n_only = positive(shapes[i])) > 0)
+            ;
+        else {
+            option_error("%s '%s': %s", shape_option[i], shapes[i],
+                         transpose ? "a transpose's shape is RxC, e.g. 257x131"
+                         : matmul ? "a matmul's shape is MxKxN, e.g. 17x33x65"
+                         : !strcmp(unit, "inplace") ? "the in-place transpose takes its side N, e.g. 61"
+                                                    : "this kernel takes its length n, e.g. 1000");
             return 2;
         }
-        if (shape)
-            tl_parse_shape(shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", shape);
-        if (mnk)
-            tl_parse_mm_shape(mnk, &m), capped((double)m.m * m.n * m.k, CAP_MULTIPLY, "512x512x512 multiply-adds", mnk);
+    }
+    if (counters_shape && ((transpose && tl_parse_shape(counters_shape, &shape_rc[MAX_SHAPES - 1])) ||
+                           (matmul && tl_parse_mm_shape(counters_shape, &shape_mm[MAX_SHAPES - 1])))) {
+        option_error("--counters '%s': %s", counters_shape, transpose ? "RxC, e.g. 1024x1024" : "MxKxN, e.g. 256x256x256");
+        return 2;
+    }
+    {
+        tl_shape s;
+        tl_mm_shape m;
         if (counters_shape && transpose)
             tl_parse_shape(counters_shape, &s), capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", counters_shape);
         if (counters_shape && matmul)
@@ -901,12 +981,9 @@ int main(int argc, char **argv)
         if (r_->output[0]) printf("    your code printed:\n%s%s", r_->output, r_->output[strlen(r_->output) - 1] == '\n' ? "" : "\n"); } while (0)
     if (!strcmp(kind, "transpose")) {
         tl_shape s, c = {1024, 1024};
-        if (shape) {
-            if (tl_parse_shape(shape, &s)) { usage(stderr); return 2; }
-            CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
-            for (int i = 0; i < nmore; i++) {
-                if (tl_parse_shape(more_shapes[i], &s)) { usage(stderr); return 2; }
-                capped((double)s.rows * s.cols, CAP_ELEMENTS, "4096x4096 elements", more_shapes[i]);
+        if (nshapes) {
+            for (int i = 0; i < nshapes; i++) {
+                s = shape_rc[i];
                 CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
             }
         } else {
@@ -921,9 +998,11 @@ int main(int argc, char **argv)
         }
     } else if (!strcmp(kind, "matmul")) {
         tl_mm_shape s, c = {256, 256, 256};
-        if (mnk) {
-            if (tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
-            CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "%dx%dx%d", s.m, s.k, s.n);
+        if (nshapes) {
+            for (int i = 0; i < nshapes; i++) {
+                s = shape_mm[i];
+                CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "%dx%dx%d", s.m, s.k, s.n);
+            }
         } else {
             static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
             for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
@@ -936,8 +1015,7 @@ int main(int argc, char **argv)
         }
     } else if (!strcmp(kind, "supersteps") && unit) {   /* one kernel: the rubric's unit names */
         int n = n_only ? n_only : 1000;
-        tl_mm_shape s = {64, 64, 64};
-        if (mnk && tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
+        tl_mm_shape s = nshapes && dbuf ? shape_mm[0] : (tl_mm_shape){64, 64, 64};
         if (!strcmp(unit, "reverse")) CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
         else if (!strcmp(unit, "sums")) CASE(TLC_BLOCK_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
         else if (!strcmp(unit, "pairs")) CASE(TLC_PAIR_SUMS, n, 0, 0, 0, "pair_sums n=%d", n);
@@ -963,17 +1041,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "cpu-check: unknown unit '%s' (dense or sparse)\n", unit);
             return 2;
         }
-        if (mnk && tl_parse_mm_shape(mnk, &s)) { usage(stderr); return 2; }
         int dense = !unit || !strcmp(unit, "dense"), sparse = !unit || !strcmp(unit, "sparse");
-        if (mnk) {
-            if (dense)
-                CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
+        if (nshapes) {
             char dens[32] = "";
             if (sparsity == TL_SPARSE_BLOCKS || sparsity == TL_SPARSE_ELEMENTS)
                 snprintf(dens, sizeof dens, ", density %g", density);
-            if (sparse)
-                CASE(TLC_MATMUL_SPARSE, s.m, s.n, s.k, 0, "sparse %dx%dx%d (B %s%s)", s.m, s.k, s.n,
-                     zeros[sparsity], dens);
+            for (int i = 0; i < nshapes; i++) {
+                s = shape_mm[i];
+                if (dense)
+                    CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
+                if (sparse)
+                    CASE(TLC_MATMUL_SPARSE, s.m, s.n, s.k, 0, "sparse %dx%dx%d (B %s%s)", s.m, s.k, s.n,
+                         zeros[sparsity], dens);
+            }
         } else {
             static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
             if (dense)

@@ -11,9 +11,18 @@
 
 #include <stdint.h>
 
+#include "guard.h"   /* TL_POISON */
+
+/* The output's fill before a launch: the GPU judges' own, a signalling NaN
+ * (kit/guard.h). x86's arithmetic quiets a signalling NaN, so only an element
+ * no thread wrote (or one copied unchanged) keeps these bits: compared
+ * bitwise, they mean "nothing was written", and any other NaN is a value the
+ * kernel wrote (tests/cpu/fixtures/nan_from_poison.cu). */
+#define TLC_POISON TL_POISON
+
 /* The bits of a float in shared memory that no thread has written: a quiet NaN
- * with a payload, apart from the output's fill (all ones bytes), and kept by
- * most arithmetic on it. */
+ * with a payload, apart from the output's fill, and kept by most arithmetic
+ * on it (so a result computed from it still says where it came from). */
 #define TLC_UNWRITTEN_SHARED 0x7fc0deadu
 
 enum tlc_op {

@@ -71,7 +71,9 @@ thread_local dim3 blockDim, gridDim;
 namespace {
 
 enum { MAX_THREADS = 1024, STACK_BYTES = 128 * 1024, GUARD_BYTES = 4096 };
-enum { SHARED_LIMIT = 48 * 1024, SHARED_ARENA = 256 * 1024, REDZONE = 32 };
+/* A block's shared memory as an H100's: 48 KiB of static arrays, and with
+ * dynamic memory up to 227 KiB once cudaFuncSetAttribute asks for it. */
+enum { SHARED_LIMIT = 48 * 1024, SHARED_OPTIN = 227 * 1024, SHARED_ARENA = 256 * 1024, REDZONE = 32 };
 enum { READY, WAIT_BLOCK, WAIT_WARP, DONE, ABORTED };
 enum : uint16_t { MANY = 0xffff };
 enum { REC_WRITE = 1, REC_SHARED = 2 };
@@ -101,6 +103,7 @@ cudaError_t g_last_error = cudaSuccess, g_sticky = cudaSuccess;
 bool g_counting = true;
 unsigned g_pool_threads;
 uint32_t g_order;   /* 0: thread order; else the seed of a shuffled order */
+size_t g_dynamic_limit = SHARED_LIMIT;   /* raised by cudaFuncSetAttribute */
 
 /* ---- findings, merged from every OS thread --------------------------- */
 struct RaceKey {
@@ -184,6 +187,8 @@ struct Fiber {
     int state;
     unsigned tid, barriers;
     uint32_t wait_pc;
+    uint32_t wait_mask;   /* WAIT_WARP: the lanes it waits for (__syncwarp's mask, a shuffle's) */
+    uint64_t exchanged;   /* what it gives a shuffle or a vote of its warp */
     uint3 idx;
     std::vector<Rec> recs;
 };
@@ -501,18 +506,21 @@ void run_block(Worker *w, uint64_t b)
             }
         }
         w->cur = nullptr;
-        /* A warp whose live lanes all wait at __syncwarp goes on. */
+        /* A warp's lanes waiting at __syncwarp (or a shuffle, a vote) go on
+         * once every live lane their masks name waits there too; no lane is
+         * running now, so one that does not wait never will. */
         bool released = false;
         for (unsigned base = 0; base < n; base += 32) {
-            bool any = false, all = true;
+            uint32_t live = 0, waiting = 0, wanted = 0;
             for (unsigned t = base; t < std::min(n, base + 32); t++) {
-                int s = w->fibers[t].state;
-                if (s == DONE)
+                const Fiber &f = w->fibers[t];
+                if (f.state == DONE)
                     continue;
-                any = true;
-                all = all && s == WAIT_WARP;
+                live |= 1u << (t - base);
+                if (f.state == WAIT_WARP)
+                    waiting |= 1u << (t - base), wanted |= f.wait_mask;
             }
-            if (any && all) {
+            if (waiting && !(wanted & live & ~waiting)) {
                 for (unsigned t = base; t < std::min(n, base + 32); t++)
                     if (w->fibers[t].state == WAIT_WARP)
                         w->fibers[t].state = READY;
@@ -799,8 +807,12 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
     bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 || nblocks == 0 ||
                grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu;
+    /* More dynamic shared memory than the kernel may have (48 KiB, or what
+     * cudaFuncSetAttribute allowed): the GPU refuses the launch so. */
+    cudaError_t refused = bad ? cudaErrorInvalidConfiguration
+                          : dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
     snprintf(buf, sizeof buf, "launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%s", file, line, grid.x, grid.y, grid.z,
-             block.x, block.y, block.z, bad ? "cudaErrorInvalidConfiguration" : "cudaSuccess");
+             block.x, block.y, block.z, cudaGetErrorName(refused));
     {
         std::lock_guard<std::mutex> lock(g_mu);
         if (g_launches.size() < 64)
@@ -808,12 +820,10 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     }
     if (g_sticky)
         return;
-    if (bad) {
-        g_last_error = cudaErrorInvalidConfiguration;
+    if (refused) {
+        g_last_error = refused;
         return;
     }
-    if (dynamic_shared > SHARED_LIMIT)
-        tlc_unsupported("more than 48 KiB of dynamic shared memory", file, line);
     if (!pool_size)
         tlc_start();
     g_job.grid = grid;
@@ -857,8 +867,10 @@ void *tlc::shared_static(const void *key, size_t bytes, size_t align, const char
     size_t declared = bytes + g_job.dynamic_shared;
     for (const Array &x : w->arrays)
         declared += x.key ? x.hi - x.lo : 0;
-    if (declared > SHARED_LIMIT || off + bytes + REDZONE > SHARED_ARENA)
-        tlc_unsupported("more than 48 KiB of shared memory in one block", file, line);
+    if (declared - g_job.dynamic_shared > SHARED_LIMIT)
+        tlc_unsupported("more than 48 KiB of static shared memory in one block", file, line);
+    if (declared > SHARED_OPTIN || off + bytes + REDZONE > SHARED_ARENA)
+        tlc_unsupported("more than 227 KiB of shared memory in one block", file, line);
     uintptr_t lo = (uintptr_t)w->sh_region + off;
     Array arr{lo, lo + bytes, key, name};
     arr.element = element ? element : 1;
@@ -894,17 +906,64 @@ extern "C" void __syncthreads(void)
     tlc_switch(&f->sp, w->sched_sp);
 }
 
+/* Waits until every live lane of `mask` in this warp waits too (run_block). */
+static void warp_wait(Worker *w, unsigned mask, uint32_t pc)
+{
+    Fiber *f = w->cur;
+    f->wait_pc = pc;
+    f->wait_mask = mask | 1u << (f->tid % 32);
+    f->state = WAIT_WARP;
+    tlc_switch(&f->sp, w->sched_sp);
+}
+
 extern "C" void __syncwarp(unsigned mask)
 {
     Worker *w = W;
     if (!w || !w->cur)
         tlc_unsupported("__syncwarp outside a kernel", "?", 0);
-    if (mask != 0xffffffffu)
-        tlc_unsupported("__syncwarp with a mask other than 0xffffffff", "?", 0);
+    warp_wait(w, mask, pc_of(__builtin_return_address(0)));
+}
+
+/* A shuffle or a vote: every lane of `mask` gives `value`, waits for the
+ * others, takes what its op says, and waits again before a lane may give
+ * the next. A lane that is not live (exited, or past the block's end)
+ * gives nothing: a shuffle from it returns the lane's own value. */
+unsigned long long tlc::warp_exchange(unsigned mask, int op, unsigned long long value, int arg, int width)
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported(op == VOTE ? "a warp vote outside a kernel" : "a warp shuffle outside a kernel", "?", 0);
+    if (width < 1 || width > 32 || (width & (width - 1)))
+        width = 32;   /* the GPU's answer to a width that is not a power of 2 is undefined */
+    uint32_t pc = pc_of(__builtin_return_address(0));
     Fiber *f = w->cur;
-    f->wait_pc = pc_of(__builtin_return_address(0));
-    f->state = WAIT_WARP;
-    tlc_switch(&f->sp, w->sched_sp);
+    f->exchanged = value;
+    warp_wait(w, mask, pc);
+    unsigned lane = f->tid % 32, base = f->tid - lane;
+    uint32_t live = 0;
+    for (unsigned t = base; t < std::min(w->nthreads, base + 32); t++)
+        if (w->fibers[t].state != DONE)
+            live |= 1u << (t - base);
+    unsigned long long got = value;
+    if (op == VOTE) {
+        uint32_t ballot = 0;
+        for (unsigned l = 0; l < 32; l++)
+            if ((mask & live) >> l & 1 && w->fibers[base + l].exchanged)
+                ballot |= 1u << l;
+        got = (unsigned long long)(mask & live) << 32 | ballot;
+    } else {
+        unsigned first = lane & ~(unsigned)(width - 1), last = first + width - 1, src = lane;
+        switch (op) {
+        case SHFL_IDX: src = first + ((unsigned)arg & (width - 1)); break;
+        case SHFL_UP: src = lane - first >= (unsigned)arg ? lane - arg : lane; break;
+        case SHFL_DOWN: src = lane + (unsigned)arg <= last ? lane + arg : lane; break;
+        case SHFL_XOR: src = (lane ^ (unsigned)arg) <= last ? lane ^ (unsigned)arg : lane; break;
+        }
+        if (src < 32 && live >> src & 1)
+            got = w->fibers[base + src].exchanged;
+    }
+    warp_wait(w, mask, pc);
+    return got;
 }
 
 extern "C" [[noreturn]] void tlc_unsupported(const char *what, const char *file, int line)
@@ -1009,6 +1068,7 @@ extern "C" const char *cudaGetErrorName(cudaError_t err)
     switch (err) {
     case cudaSuccess: return "cudaSuccess";
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
@@ -1029,6 +1089,111 @@ extern "C" const char *cudaGetErrorString(cudaError_t err)
     case cudaErrorMemoryAllocation: return "out of memory";
     default: return "invalid argument";
     }
+}
+
+/* The device: one, answering as an H100 SXM would (cuda_runtime.h). */
+extern "C" cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return fail(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+extern "C" cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return fail(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+extern "C" cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+extern "C" cudaError_t cudaDeviceReset(void) { return g_sticky; }
+extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
+{
+    if (!p)
+        return fail(cudaErrorInvalidValue);
+    if (device != 0)
+        return fail(cudaErrorInvalidDevice);
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "CPU mode (as an NVIDIA H100 80GB HBM3)");
+    p->totalGlobalMem = ALLOC_LIMIT;
+    p->sharedMemPerBlock = SHARED_LIMIT;
+    p->sharedMemPerBlockOptin = SHARED_OPTIN;
+    p->sharedMemPerMultiprocessor = 228 * 1024;
+    p->totalConstMem = 64 * 1024;
+    p->memPitch = 0x7fffffff;
+    p->textureAlignment = 512;
+    p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+    p->warpSize = 32;
+    p->maxThreadsPerBlock = MAX_THREADS;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->major = 9, p->minor = 0;
+    p->multiProcessorCount = 132;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxBlocksPerMultiProcessor = 32;
+    p->l2CacheSize = 50 * 1024 * 1024;
+    p->persistingL2CacheMaxSize = p->l2CacheSize * 3 / 4;
+    p->memoryBusWidth = 5120;
+    p->clockRate = 1980000;
+    p->memoryClockRate = 2619000;
+    p->concurrentKernels = p->unifiedAddressing = p->ECCEnabled = p->canMapHostMemory = p->cooperativeLaunch = 1;
+    p->asyncEngineCount = 3;
+    return cudaSuccess;
+}
+extern "C" cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    cudaDeviceProp p;
+    if (!value)
+        return fail(cudaErrorInvalidValue);
+    cudaError_t e = cudaGetDeviceProperties(&p, device);
+    if (e)
+        return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: case cudaDevAttrMaxBlockDimZ:
+        *value = p.maxThreadsDim[attr - cudaDevAttrMaxBlockDimX]; break;
+    case cudaDevAttrMaxGridDimX: case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ:
+        *value = p.maxGridSize[attr - cudaDevAttrMaxGridDimX]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default: return fail(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+extern "C" cudaError_t tlc_func_set_attribute(enum cudaFuncAttribute attr, int value)
+{
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || value > SHARED_OPTIN)
+            return fail(cudaErrorInvalidValue);
+        g_dynamic_limit = std::max<size_t>(g_dynamic_limit, (size_t)value);
+    } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+        if (value < -1 || value > 100)
+            return fail(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+/* An H100's SM: 2048 threads, 32 blocks, 228 KiB of shared memory (1 KiB of it per block reserved). */
+extern "C" int tlc_blocks_per_sm(int threads, size_t dynamic_shared)
+{
+    int warps = (threads + 31) / 32, by_threads = 64 / std::max(warps, 1);
+    int by_shared = (int)((228 * 1024) / (dynamic_shared + 1024));
+    return std::max(0, std::min(std::min(by_threads, by_shared), 32));
 }
 
 /* Events time nothing on the CPU: they exist so lab files that use them run. */

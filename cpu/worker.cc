@@ -1,7 +1,7 @@
 /*
  * worker.cc — CPU mode's worker: the one program a lab file is linked into
  * (with cpu/runtime.cc). It reads one request on stdin (cpu/protocol.h),
- * puts the inputs in "device" memory, poisons the output with NaN, calls
+ * puts the inputs in "device" memory, poisons the output (TLC_POISON), calls
  * the lab's launch function, and writes the output and the runtime's report
  * on the reply pipe. What the lab file prints goes to stderr.
  *
@@ -136,8 +136,9 @@ int main(void)
         cudaMemcpy(d_bt, in + n_first, (q.n_in - n_first) * sizeof(float), cudaMemcpyHostToDevice);
     if (inplace)
         d_out = d_in;
-    else
-        memset(d_out, 0xff, (size_t)q.n_out * sizeof(float));   /* NaN: a kernel that writes nothing fails */
+    else   /* a signalling NaN: a kernel that writes nothing fails, and says so */
+        for (size_t i = 0; i < q.n_out; i++)
+            ((uint32_t *)d_out)[i] = TLC_POISON;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

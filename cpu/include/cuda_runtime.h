@@ -97,10 +97,13 @@ typedef enum cudaError {
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotSupported = 801,
     cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999
@@ -136,6 +139,70 @@ void __syncwarp(unsigned mask = 0xffffffffu);
 
 /* Stops the worker: "not supported in CPU mode: what at file:line". */
 [[noreturn]] void tlc_unsupported(const char *what, const char *file, int line);
+}
+
+/* ---- the device, as CPU mode answers for it: an H100 SXM's limits (the GPU
+ * the kit's thresholds were calibrated on), with the memory cudaMalloc gives
+ * here (cpu/runtime.cc). ---- */
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem, sharedMemPerBlock, sharedMemPerBlockOptin, sharedMemPerMultiprocessor;
+    size_t totalConstMem, memPitch, textureAlignment;
+    int regsPerBlock, regsPerMultiprocessor, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+    int major, minor, multiProcessorCount, maxThreadsPerMultiProcessor, maxBlocksPerMultiProcessor;
+    int l2CacheSize, persistingL2CacheMaxSize, memoryBusWidth, clockRate, memoryClockRate;
+    int concurrentKernels, asyncEngineCount, unifiedAddressing, managedMemory, ECCEnabled, integrated;
+    int canMapHostMemory, computeMode, pciBusID, pciDeviceID, pciDomainID, cooperativeLaunch;
+};
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrCooperativeLaunch = 95,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+extern "C" {
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceReset(void);
+/* A launch may use up to `value` bytes of dynamic shared memory from then on
+ * (on a GPU: that kernel's launches; CPU mode does not tell kernels apart). */
+cudaError_t tlc_func_set_attribute(enum cudaFuncAttribute attr, int value);
+/* Blocks of `threads` threads and `dynamic_shared` bytes one SM holds (registers not counted). */
+int tlc_blocks_per_sm(int threads, size_t dynamic_shared);
+}
+template <class T> inline cudaError_t cudaFuncSetAttribute(T *, enum cudaFuncAttribute attr, int value)
+{
+    return tlc_func_set_attribute(attr, value);
+}
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T *, enum cudaFuncCache) { return cudaSuccess; }
+template <class T> inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T *, int threads,
+                                                                                    size_t dynamic_shared)
+{
+    if (!blocks || threads <= 0 || threads > 1024)
+        return cudaErrorInvalidValue;
+    *blocks = tlc_blocks_per_sm(threads, dynamic_shared);
+    return cudaSuccess;
+}
+template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, T *,
+                                                                         size_t dynamic_shared = 0, int limit = 0)
+{
+    if (!min_grid || !block_size)
+        return cudaErrorInvalidValue;
+    *block_size = limit > 0 && limit < 1024 ? limit : 1024;
+    *min_grid = 132 * tlc_blocks_per_sm(*block_size, dynamic_shared);
+    return cudaSuccess;
 }
 
 template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes) { return cudaMalloc((void **)ptr, bytes); }
@@ -180,31 +247,76 @@ template <class A> A *shared_array(const void *key, const char *name, const char
 }
 void *shared_dynamic(const char *name, const char *file, int line, size_t element = 1);
 
-template <class... P> struct launcher {
-    void (*kernel)(P...);
+/* `kernel`: the source step's lambda around the launched kernel. The launch's
+ * arguments are taken once; every CUDA thread calls the lambda on them. */
+template <class F> struct launcher {
+    F kernel;
     dim3 grid, block;
     size_t shared;
     const char *file;
     int line;
-    struct ctx_t { void (*k)(P...); std::tuple<P...> args; };
-    static void trampoline(void *c)
-    {
-        ctx_t *x = (ctx_t *)c;
-        std::apply(x->k, x->args);
-    }
     template <class... A> void operator()(A &&...a) const
     {
-        ctx_t ctx{kernel, std::tuple<P...>(a...)};
-        run_grid(grid, block, shared, &trampoline, &ctx, file, line);
+        typedef std::tuple<typename std::decay<A>::type...> args_t;
+        struct ctx_t { const F *k; args_t args; };
+        ctx_t ctx{&kernel, args_t(std::forward<A>(a)...)};
+        run_grid(grid, block, shared, [](void *c) {
+            ctx_t *x = (ctx_t *)c;
+            std::apply(*x->k, x->args);
+        }, &ctx, file, line);
     }
 };
 
-template <class... P> launcher<P...> launch(void (*kernel)(P...), const char *file, int line,
-                                            dim3 grid, dim3 block, size_t shared = 0, cudaStream_t = 0)
+template <class F> launcher<F> launch(F kernel, const char *file, int line, dim3 grid, dim3 block,
+                                      size_t shared = 0, cudaStream_t = 0)
 {
-    return launcher<P...>{kernel, grid, block, shared, file, line};
+    return launcher<F>{kernel, grid, block, shared, file, line};
 }
 } // namespace tlc
+
+/* ---- warp shuffles and votes: the lanes of `mask` meet, as on a GPU ---- */
+namespace tlc {
+enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, VOTE };
+/* A shuffle: the value `op` and `arg` pick (width: the lanes of a segment).
+ * A vote: the live lanes of mask in the high 32 bits, the ballot in the low. */
+unsigned long long warp_exchange(unsigned mask, int op, unsigned long long value, int arg, int width);
+template <class T> inline T shuffle(unsigned mask, T var, int op, int arg, int width)
+{
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "not supported in CPU mode: a shuffle of a type larger than 8 bytes");
+    unsigned long long bits = 0;
+    memcpy(&bits, &var, sizeof(T));
+    bits = warp_exchange(mask, op, bits, arg, width);
+    memcpy(&var, &bits, sizeof(T));
+    return var;
+}
+} // namespace tlc
+template <class T> inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize)
+{
+    return tlc::shuffle(mask, var, tlc::SHFL_IDX, src_lane, width);
+}
+template <class T> inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize)
+{
+    return tlc::shuffle(mask, var, tlc::SHFL_UP, (int)delta, width);
+}
+template <class T> inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize)
+{
+    return tlc::shuffle(mask, var, tlc::SHFL_DOWN, (int)delta, width);
+}
+template <class T> inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize)
+{
+    return tlc::shuffle(mask, var, tlc::SHFL_XOR, lane_mask, width);
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate)
+{
+    return (unsigned)tlc::warp_exchange(mask, tlc::VOTE, predicate != 0, 0, 32);
+}
+inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
+inline int __all_sync(unsigned mask, int predicate)
+{
+    unsigned long long v = tlc::warp_exchange(mask, tlc::VOTE, predicate != 0, 0, 32);
+    return (unsigned)v == (unsigned)(v >> 32);
+}
 
 /* ---- what CPU mode does not run: stop with the name and the line ---- */
 #define TLC_UNSUPPORTED(what) (tlc_unsupported(what, __FILE__, __LINE__), 0)
@@ -217,13 +329,6 @@ template <class... P> launcher<P...> launch(void (*kernel)(P...), const char *fi
 #define atomicInc(...) TLC_UNSUPPORTED("atomicInc")
 #define atomicAnd(...) TLC_UNSUPPORTED("atomicAnd")
 #define atomicOr(...) TLC_UNSUPPORTED("atomicOr")
-#define __shfl_sync(...) TLC_UNSUPPORTED("__shfl_sync")
-#define __shfl_up_sync(...) TLC_UNSUPPORTED("__shfl_up_sync")
-#define __shfl_down_sync(...) TLC_UNSUPPORTED("__shfl_down_sync")
-#define __shfl_xor_sync(...) TLC_UNSUPPORTED("__shfl_xor_sync")
-#define __ballot_sync(...) TLC_UNSUPPORTED("__ballot_sync")
-#define __any_sync(...) TLC_UNSUPPORTED("__any_sync")
-#define __all_sync(...) TLC_UNSUPPORTED("__all_sync")
 #define __activemask(...) TLC_UNSUPPORTED("__activemask")
 #define __threadfence(...) TLC_UNSUPPORTED("__threadfence")
 #define __threadfence_block(...) TLC_UNSUPPORTED("__threadfence_block")
@@ -240,10 +345,6 @@ template <class... P> launcher<P...> launch(void (*kernel)(P...), const char *fi
 #define cudaMemsetAsync(...) TLC_UNSUPPORTED("cudaMemsetAsync")
 #define cudaStreamCreate(...) TLC_UNSUPPORTED("cudaStreamCreate")
 #define cudaStreamSynchronize(...) TLC_UNSUPPORTED("cudaStreamSynchronize")
-#define cudaFuncSetAttribute(...) TLC_UNSUPPORTED("cudaFuncSetAttribute")
-#define cudaSetDevice(...) TLC_UNSUPPORTED("cudaSetDevice")
-#define cudaGetDeviceProperties(...) TLC_UNSUPPORTED("cudaGetDeviceProperties")
-#define cudaDeviceGetAttribute(...) TLC_UNSUPPORTED("cudaDeviceGetAttribute")
 #define cudaLaunchKernel(...) TLC_UNSUPPORTED("cudaLaunchKernel")
 #define cudaLaunchCooperativeKernel(...) TLC_UNSUPPORTED("cudaLaunchCooperativeKernel")
 #define __constant__ static_assert(false, "not supported in CPU mode: __constant__");

@@ -469,7 +469,32 @@ Test(cpu_cudafe, a_launch_names_its_kernel_file_and_line)
     int status;
     const char *out = cudafe("launch", "void f() {\n  k<<<g, dim3(1, 2), 64>>>(a, b);\n}\n", &status);
     cr_assert_eq(status, 0, "%s", out);
-    cr_expect(strstr(out, "::tlc::launch(k, \"lab.cu\", 2, g, dim3(1, 2), 64)(a, b);"), "%s", out);
+    cr_expect(strstr(out, "::tlc::launch([&](auto &&...tlc_a) { k(tlc_a...); }, \"lab.cu\", 2, g, dim3(1, 2), 64)(a, b);"), "%s", out);
+}
+
+/* Issue 29: a template's arguments, given or deduced, a namespace, an expression. */
+Test(cpu_cudafe, a_launch_of_a_template_keeps_its_arguments)
+{
+    int status;
+    const char *out = cudafe("template", "void f() {\n  k<float, 32><<<g, b>>>(x);\n  ns::t<<<1, 2>>>(y);\n"
+                             "  if (n) (n > 1 ? p : q)<<<1, 2>>>(z);\n}\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "::tlc::launch([&](auto &&...tlc_a) { k<float, 32>(tlc_a...); }, \"lab.cu\", 2, g, b)(x);"), "%s", out);
+    cr_expect(strstr(out, "::tlc::launch([&](auto &&...tlc_a) { ns::t(tlc_a...); }, \"lab.cu\", 3, 1, 2)(y);"), "%s", out);
+    cr_expect(strstr(out, "if (n) ::tlc::launch([&](auto &&...tlc_a) { (n > 1 ? p : q)(tlc_a...); }, \"lab.cu\", 4, 1, 2)(z);"), "%s", out);
+}
+
+/* __noinline__ is an attribute in a lab file, and a library header's own
+ * __attribute__((__noinline__)) stays as it was. */
+Test(cpu_cudafe, noinline_is_an_attribute_and_a_library_s_is_left_alone)
+{
+    int status;
+    const char *out = cudafe("noinline", "__noinline__ __device__ float h(float x);\n"
+                             "void g() __attribute__((__noinline__));\nvoid e() __attribute__((cold, __noinline__));\n", &status);
+    cr_assert_eq(status, 0, "%s", out);
+    cr_expect(strstr(out, "__attribute__((noinline)) __device__ float h(float x);"), "%s", out);
+    cr_expect(strstr(out, "void g() __attribute__((__noinline__));"), "%s", out);
+    cr_expect(strstr(out, "__attribute__((cold, __noinline__));"), "%s", out);
 }
 
 Test(cpu_cudafe, every_declarator_of_a_shared_declaration_gets_one_copy_per_block)
@@ -562,4 +587,159 @@ Test(cpu_checks, the_shuffled_order_shows_a_race_thread_order_hides)
     cr_expect(strstr(tl_json_string(c, "message", ""), "right with threads in thread order, not in a shuffled order"),
               "%s", tl_json_string(c, "message", ""));
     cr_expect(finding(&r, "race", 16, 18), "no race between lines 16 and 18:\n%s", run_log(&r));
+}
+
+/* The output's poison is a signalling NaN, compared bitwise: a NaN the
+ * kernel computes from it (0 x poison keeps a quiet NaN's bits on x86) or
+ * writes itself is a wrong value; only an element left alone was "not written". */
+Test(cpu_checks, a_nan_the_kernel_wrote_is_a_wrong_value_not_an_unwritten_element)
+{
+    static const char *const shapes[] = {"--shape 31x33", "--shape 2x33"};
+    for (int i = 0; i < 2; i++) {
+        char args[64], tag[8];
+        snprintf(args, sizeof args, "%s --no-counters", shapes[i]);
+        snprintf(tag, sizeof tag, "_%d", i);
+        run r = cpu_check("lab1", "tests/cpu/fixtures/nan_from_poison.cu", args, tag);
+        const tl_json *c = member(r.json, "results")->child;
+        const char *msg = tl_json_string(c, "message", "");
+        cr_expect_str_eq(tl_json_string(c, "verdict", ""), "wrong", "%s: %s", shapes[i], run_log(&r));
+        cr_expect(strstr(msg, "(row 0, col 0)") && strstr(msg, "wrong value: NaN"), "%s: %s", shapes[i], msg);
+        cr_expect(!strstr(msg, "nothing was written"), "%s: %s", shapes[i], msg);
+        tl_json_free(r.json);
+    }
+    run s = cpu_check("lab1", "labs/lab1-naive-transpose/transpose.cu", "--shape 31x33 --no-counters", "_poison");
+    const char *msg = tl_json_string(member(s.json, "results")->child, "message", "");
+    cr_expect(strstr(msg, "nothing was written"), "an untouched skeleton's output: %s", msg);
+}
+
+/* ---- vector accesses: one request per warp-level float4 or float2, as nvcc emits them ---- */
+/* The handout's own form (named locals, field by field): the counters of the reference. */
+Test(cpu_counters, float4s_in_named_locals_are_128_bit_accesses)
+{
+    assert_equals_ncu("lab6", "tests/cpu/fixtures/float4_named.cu", "tests/fixtures/ncu-vector.csv");
+}
+
+Test(cpu_counters, float2s_in_named_locals_are_64_bit_accesses)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/float2_blocks.cu", "--shape 62x66 --counters 256x256", "");
+    cr_expect_eq(r.status, 0, "%s", run_log(&r));
+    cr_expect_eq(counter(&r, "global_ld_requests"), 256 * 256 / 64, "%s", run_log(&r));
+    cr_expect_eq(counter(&r, "global_st_requests"), 256 * 256 / 64, "%s", run_log(&r));
+    cr_expect_eq(counter(&r, "global_ld_sectors"), 8 * counter(&r, "global_ld_requests"), "%s", run_log(&r));
+}
+
+Test(cpu_counters, a_float4_stored_from_a_named_local_is_one_store_and_misaligned_where_it_is)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/float4_store.cu", "--shape 64x64 --counters 64x64", "");
+    cr_expect_eq(r.status, 0, "%s", run_log(&r));
+    cr_expect_eq(counter(&r, "global_st_requests"), 64 * 64 / 128, "%s", run_log(&r));
+    run odd = cpu_check("lab1", "tests/cpu/fixtures/float4_store.cu", "--shape 31x33 --no-counters", "_odd");
+    const tl_json *f = finding(&odd, "bounds", 20, 0);
+    cr_assert(f, "no finding at line 20:\n%s", run_log(&odd));
+    cr_expect(strstr(tl_json_string(f, "text", ""), "misaligned: 16-byte global write"), "%s", tl_json_string(f, "text", ""));
+    cr_expect_str_eq(tl_json_string(member(odd.json, "results")->child, "verdict", ""), "error");
+}
+
+/* ---- issue 29: what public kernels use builds and runs -------------------------- */
+static void assert_case_right_and_clean(const char *lab, const char *src, const char *args, const char *name)
+{
+    run r = cpu_check(lab, src, args, "");
+    const tl_json *c = name ? result(&r, name) : member(r.json, "results")->child;
+    cr_expect_str_eq(tl_json_string(c, "verdict", ""), "ok", "%s: %s", src, run_log(&r));
+    cr_expect_eq(tl_json_length(member(r.json, "findings")), 0, "%s: %s", src, run_log(&r));
+    tl_json_free(r.json);
+}
+
+Test(cpu_breadth, templated_kernels_with_given_and_deduced_arguments)
+{
+    assert_right_and_clean("lab1", "tests/cpu/fixtures/template_launch.cu", "--no-counters");
+}
+
+Test(cpu_breadth, a_noinline_helper_and_a_library_header_after_the_kit_s)
+{
+    assert_right_and_clean("lab1", "tests/cpu/fixtures/noinline_helper.cu", "--shape 61x67 --no-counters");
+}
+
+Test(cpu_breadth, cuda_h_device_queries_and_more_dynamic_shared_memory_once_asked_for)
+{
+    assert_right_and_clean("lab3", "tests/cpu/fixtures/dynamic_shared_optin.cu", "--shape 61x67 --shape 130x64 --no-counters");
+    /* Without cudaFuncSetAttribute, 64 KiB of dynamic shared memory is refused, as on a GPU. */
+    cr_assert_eq(sh("mkdir -p " WORK " && grep -v cudaFuncSetAttribute tests/cpu/fixtures/dynamic_shared_optin.cu > "
+                    WORK "/no_optin.cu"), 0);
+    run r = cpu_check("lab3", WORK "/no_optin.cu", "--shape 61x67 --no-counters", "");
+    cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""),
+                     "cudaErrorInvalidValue (1) from the launch", "%s", run_log(&r));
+}
+
+Test(cpu_breadth, a_register_transpose_with_shfl_sync)
+{
+    assert_right_and_clean("lab1", "tests/cpu/fixtures/shfl_transpose.cu", "--counters 128x128");
+}
+
+Test(cpu_breadth, shuffles_keep_their_lane_rules_in_segments)
+{
+    assert_case_right_and_clean("lab5", "tests/cpu/fixtures/shfl_widths.cu", "--unit pairs --n 1000", "pair_sums n=1000");
+}
+
+Test(cpu_breadth, cooperative_groups_block_tiles_votes_and_reduce)
+{
+    assert_case_right_and_clean("lab5", "tests/cpu/fixtures/coop_groups.cu", "--unit sums --n 5000", "block_sums n=5000");
+}
+
+/* ---- issue 29: the student's command line ------------------------------------------ */
+Test(cpu_quick_check, a_tool_without_a_gpu_runs_cpu_mode_and_says_why)
+{
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") "TILELAB_PROBE=" WORK "/no-gpu "
+                    "sh grader/quick-check --tool racecheck --shape 3x5 > " WORK "/qc4.out 2>&1"), 0, "%s", slurp(WORK "/qc4.out"));
+    const char *out = slurp(WORK "/qc4.out");
+    cr_expect(strstr(out, "build/lab3: --tool racecheck needs a GPU; CPU mode shows the same (its race check"), "%s", out);
+    cr_expect(strstr(out, "--worker w --kind transpose --lab lab3 --source solutions/lab3-padding/transpose.cu --shape 3x5\n"), "%s", out);
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") "TILELAB_PROBE=" WORK "/no-gpu "
+                    "sh grader/quick-check --tool 'ncu --csv' > " WORK "/qc5.out 2>&1"), 0, "%s", slurp(WORK "/qc5.out"));
+    cr_expect(strstr(slurp(WORK "/qc5.out"), "--tool ncu --csv needs a GPU; CPU mode shows the same (it computes the memory counters"),
+              "%s", slurp(WORK "/qc5.out"));
+}
+
+/* The names of the cases a run made, in order, one line each. */
+static const char *case_names(const run *r)
+{
+    static char buf[4096];
+    buf[0] = 0;
+    for (const tl_json *c = member(r->json, "results")->child; c; c = c->next)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s\n", tl_json_string(c, "name", ""));
+    return buf;
+}
+
+Test(cpu_options, every_shape_runs_twelve_transposes_and_two_matmuls)
+{
+    char args[512] = "--no-counters";
+    for (int i = 1; i <= 12; i++)
+        snprintf(args + strlen(args), sizeof args - strlen(args), " --shape %dx%d", i, i + 2);
+    run t = cpu_check("lab1", "solutions/lab1-naive-transpose/transpose.cu", args, "_12shapes");
+    cr_expect_eq(tl_json_number(t.json, "cases", 0), 12, "%s", case_names(&t));
+    cr_expect(strstr(case_names(&t), "12x14\n"), "%s", case_names(&t));
+    run m = cpu_check("lab4", "solutions/lab4-tiled-matmul/matmul.cu", "--no-counters --mnk 17x33x65 --shape 3x5x7", "_2mnk");
+    cr_expect_str_eq(case_names(&m), "17x33x65\n3x5x7\n");
+}
+
+Test(cpu_options, shape_is_a_unit_s_own_for_lab5_and_lab7)
+{
+    run u = cpu_check("lab5", "solutions/lab5-supersteps/supersteps.cu", "--unit reverse --shape 255", "_unit_shape");
+    cr_expect_str_eq(case_names(&u), "reverse_blocks n=255\n", "%s", run_log(&u));
+    run d = cpu_check("lab5", "solutions/lab5-supersteps/supersteps.cu", "--unit dbuf --shape 17x33x65", "_dbuf_shape");
+    cr_expect_str_eq(case_names(&d), "matmul_dbuf 17x33x65\n", "%s", run_log(&d));
+    run s = cpu_check("lab7", "solutions/lab7-sparse-matmul/matmul.cu", "--unit dense --shape 17x33x65", "_dense_shape");
+    cr_expect_str_eq(case_names(&s), "dense 17x33x65\n", "%s", run_log(&s));
+}
+
+Test(cpu_options, an_option_error_names_the_option)
+{
+    run r = cpu_check("lab1", "solutions/lab1-naive-transpose/transpose.cu", "--shape 1x1 --no-counters", "_opt");
+    (void)r;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "w=$(make -s --no-print-directory -f mk/submission.mk LAB=lab1 SRC=solutions/lab1-naive-transpose/transpose.cu print-cpu | cut -d' ' -f1) && "
+             "build/cpu/cpu-check --worker $w --kind transpose --lab lab1 --shape 17x33x65 > " WORK "/opt.out 2>&1; echo $? >> " WORK "/opt.out");
+    sh(cmd);
+    cr_expect(strstr(slurp(WORK "/opt.out"), "build/lab1 --cpu: --shape '17x33x65': a transpose's shape is RxC, e.g. 257x131\n2\n"),
+              "%s", slurp(WORK "/opt.out"));
 }
