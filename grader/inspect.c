@@ -155,6 +155,12 @@ static const struct refusal {
      "remove the print before you grade (printf inside a kernel is fine)"},
 };
 
+/* What inspect reads of the lab's rubric (grader/rubric.c checks the same lines). */
+static struct {
+    int fp32_only;                 /* arithmetic fp32: no tensor-core instructions */
+    double static_device_bytes;    /* static_device_bytes_max; 0: DEFAULT_STATIC_DEVICE_BYTES */
+} rubric;
+
 /* Device-side calls a kernel may make without -rdc: printf and assert. */
 static const char *const allowed_device_calls[] = {"vprintf", "__assertfail"};
 
@@ -815,6 +821,58 @@ static int ptx_declared(const char *line, char *name, size_t size, int *external
     return 1;
 }
 
+/* Static device memory (__device__ and __managed__ variables) a file may
+ * declare, unless its rubric says otherwise: more is scratch, which no lab
+ * needs (cudaMalloc is refused for the same reason). tilelab.h's pattern
+ * table takes 1280 bytes of it. */
+#define DEFAULT_STATIC_DEVICE_BYTES 65536.0
+
+/* The bytes a PTX `.global` variable declaration holds ("  .global .align 4
+ * .b8 scratch[4096];"), its name in `name`; -1 when the line declares none
+ * (an .extern one allocates nothing). */
+static double ptx_global_bytes(const char *line, char *name, size_t size)
+{
+    line += strspn(line, " \t");
+    const char *global = strstr(line, ".global ");
+    if (*line != '.' || !global || strstr(line, ".extern") || strchr(line, '(') || strstr(line, ".entry") ||
+        strstr(line, ".func"))
+        return -1;
+    static const struct { const char *type; int bytes; } types[] = {
+        {".b8 ", 1}, {".u8 ", 1}, {".s8 ", 1}, {".b16 ", 2}, {".u16 ", 2}, {".s16 ", 2}, {".f16 ", 2},
+        {".b32 ", 4}, {".u32 ", 4}, {".s32 ", 4}, {".f32 ", 4}, {".b64 ", 8}, {".u64 ", 8}, {".s64 ", 8},
+        {".f64 ", 8}, {".b128 ", 16},
+    };
+    const char *at = NULL;
+    double bytes = 0;
+    for (size_t i = 0; i < sizeof types / sizeof *types && !at; i++)
+        if ((at = strstr(global, types[i].type)))
+            bytes = types[i].bytes, at += strlen(types[i].type);
+    if (!at)
+        return -1;
+    at += strspn(at, " \t");
+    size_t len = strcspn(at, "[ \t;=");
+    snprintf(name, size, "%.*s", (int)(len < size ? len : size - 1), at);
+    for (const char *p = at + len; *p == '['; ) {
+        char *end;
+        double n = strtod(p + 1, &end);
+        if (*end != ']')
+            break;
+        bytes *= n > 0 ? n : 1;
+        p = end + 1;
+    }
+    return bytes;
+}
+
+/* An instruction of the tensor cores (mma.sync, wmma.*, wgmma.*, tcgen05.*), after any predicate. */
+static int ptx_tensor_core(const char *line)
+{
+    line += strspn(line, " \t");
+    if (*line == '@')
+        line += strcspn(line, " \t"), line += strspn(line, " \t");
+    return !strncmp(line, "mma.", 4) || !strncmp(line, "wmma.", 5) || !strncmp(line, "wgmma.", 6) ||
+           !strncmp(line, "tcgen05.", 8);
+}
+
 static void check_ptx(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -827,7 +885,20 @@ static void check_ptx(const char *path)
     char *line = NULL, name[4096];
     size_t cap = 0;
     int external;
+    double static_bytes = 0, biggest = 0;
+    char biggest_name[128] = "", tensor[64] = "";
     while (getline(&line, &cap, f) >= 0) {
+        char var[128];
+        double bytes = ptx_global_bytes(line, var, sizeof var);
+        if (bytes > 0) {
+            static_bytes += bytes;
+            if (bytes > biggest)
+                biggest = bytes, snprintf(biggest_name, sizeof biggest_name, "%s", var);
+        }
+        if (rubric.fp32_only && !tensor[0] && ptx_tensor_core(line)) {
+            const char *op = line + strspn(line, " \t");
+            snprintf(tensor, sizeof tensor, "%.*s", (int)strcspn(op, " \t;"), op);
+        }
         if (!ptx_declared(line, name, sizeof name, &external) || list_has(&seen, name))
             continue;
         char *copy = strdup(name);
@@ -854,6 +925,20 @@ static void check_ptx(const char *path)
     fclose(f);
     if (failed)
         cannot_run("cannot read the PTX %s: read error", path);
+    double limit = rubric.static_device_bytes > 0 ? rubric.static_device_bytes : DEFAULT_STATIC_DEVICE_BYTES;
+    if (static_bytes > limit)
+        finding("ptx", "static-device-memory",
+                "your file declares %.0f bytes of static device memory (__device__ or __managed__ variables; the "
+                "largest, %s, holds %.0f) where this lab allows %.0f: that is scratch memory, which counts as an "
+                "allocation and no lab needs (lab 5's transpose works in place). Next: work in the buffers the "
+                "launch function is given, and keep per-block data in shared memory.",
+                static_bytes, biggest_name, biggest, limit);
+    if (tensor[0])
+        finding("ptx", "tensor-cores",
+                "a kernel uses the tensor cores (%s): this lab teaches FP32 arithmetic on the CUDA cores, and "
+                "tensor-core arithmetic (TF32, FP16) is not FP32 (the lab's rubric: arithmetic fp32). Next: "
+                "compute with float multiply-adds, without wmma or mma.",
+                tensor);
     for (size_t l = 0; l < NLIB; l++)
         if (count[l])
             finding("ptx", libraries[l].ns,
@@ -1159,7 +1244,8 @@ static void check_definitions(const elf_object *o, const link_symbols *link)
 
 /* ---- the rubric's allowed_calls, the command line ------------------------- */
 
-/* Adds the patterns of the rubric's `allowed_calls` line, if it has one. */
+/* Adds the patterns of the rubric's `allowed_calls` line, if it has one, and
+ * reads its `arithmetic` and `static_device_bytes_max` lines. */
 static void rubric_allowed_calls(const char *path, list *allow)
 {
     size_t len;
@@ -1167,6 +1253,11 @@ static void rubric_allowed_calls(const char *path, list *allow)
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         line[strcspn(line, "#")] = '\0';
         size_t key = strcspn(line, " \t");
+        char *value = line + key + strspn(line + key, " \t");
+        if (key == strlen("arithmetic") && !strncmp(line, "arithmetic", key))
+            rubric.fp32_only = !strncmp(value, "fp32", 4);
+        if (key == strlen("static_device_bytes_max") && !strncmp(line, "static_device_bytes_max", key))
+            rubric.static_device_bytes = strtod(value, NULL);
         if (key != strlen("allowed_calls") || strncmp(line, "allowed_calls", key) != 0)
             continue;
         for (char *p = line + key; *p;) {

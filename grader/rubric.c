@@ -33,6 +33,7 @@ static const struct field {
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
     TEXT_FIELD(counters_unit, 1), NUMBER_FIELD(uniform_points, 1), NUMBER_FIELD(divergent_max, 1),
     TEXT_FIELD(contrast, 1), TEXT_FIELD(bench_series, 1),
+    TEXT_FIELD(arithmetic, 1), NUMBER_FIELD(static_device_bytes_max, 1),
 };
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 

@@ -87,6 +87,8 @@ typedef struct {
     double divergent_max;         /* ... this share of its branch targets */
     char contrast[32];            /* a kit worker ncu reads beside it, for no points: "sparse_wide" */
     char bench_series[32];        /* the series make bench times the reference and the student's file as: "padded" (none: not benched) */
+    char arithmetic[16];          /* "fp32": tensor-core instructions are refused (build/tools/inspect reads it) */
+    double static_device_bytes_max; /* static device memory a file may declare (inspect; 0: its default, 64 KiB) */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;

@@ -62,10 +62,12 @@ double tl_seconds_now(void);
  *
  * launches == 0: `fn` enqueues one run on the default stream; CUDA events
  * time it (the kit's own kernels, the copy).
- * launches > 0: a worker's work (remote.h). `prepare` writes fresh inputs,
- * poisons the outputs and warms the worker (tl_worker_warm: after the
- * judge's own GPU work, the first launch in another process waits for a
- * context switch, ~0.2 ms on an H100); `fn` is one request of `launches`
+ * launches > 0: a worker's work (remote.h). `prepare` warms the worker
+ * (tl_worker_warm), then writes fresh inputs and poisons the outputs: the
+ * worker is the lab file's, so nothing it serves may come after the inputs
+ * and before the timed request (the judge's fill makes that request's first
+ * launch wait for a context switch, ~0.2 ms on an H100, in every worker
+ * alike); `fn` is one request of `launches`
  * launches, each on its own buffers; `request_ms` gives its time on the
  * judge's clock, from the request written to the reply read (not the
  * judge's bookkeeping around them); a sample is that over `launches`;

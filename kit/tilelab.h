@@ -3,8 +3,8 @@
  *
  * It gives a lab file the CUDA types (dim3, threadIdx, __global__, ...), the
  * checking macros, LAUNCH, and the entry points the kit calls. Keeping lab
- * files to this header alone lets a second backend (a planned CPU emulation)
- * compile them unchanged: only this header would differ.
+ * files to this header alone lets CPU mode (cpu/) compile them unchanged:
+ * there, cpu/include/ stands in for the CUDA headers and <<< >>> is rewritten.
  */
 #ifndef TILELAB_H
 #define TILELAB_H

@@ -9,9 +9,14 @@
 static void prepare(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
+    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
+     * process is the lab file's, and no request may see a timed input
+     * before its timed request starts (the judge's fill makes the timed
+     * request pay the GPU's switch back to the worker, as every worker does). */
+    tl_worker_warm(t->timed.worker);
     tl_fill_hashed(t->in, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
     tl_fill_words_async(t->out, TL_POISON, t->stride * t->timed.slots, 0);
-    tl_worker_warm(t->timed.worker);
+    CHECK_CUDA(cudaStreamSynchronize(0));
 }
 
 /* One request: `slots` launches back to back, slot i on buffer pair i. */
@@ -71,8 +76,13 @@ void tl_timed_transpose_once(tl_timed_transpose *t)
 static void inplace_prepare(void *ctx)
 {
     tl_timed_inplace *t = (tl_timed_inplace *)ctx;
-    tl_fill_hashed(t->a, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
+    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
+     * process is the lab file's, and no request may see a timed input
+     * before its timed request starts (the judge's fill makes the timed
+     * request pay the GPU's switch back to the worker, as every worker does). */
     tl_worker_warm(t->timed.worker);
+    tl_fill_hashed(t->a, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
+    CHECK_CUDA(cudaStreamSynchronize(0));
 }
 
 static void inplace_run(void *ctx)

@@ -93,6 +93,9 @@ static const char *link_symbols(void)
     return path;
 }
 
+/* The lab rubric the next inspection reads (--rubric), or NULL. */
+static const char *with_rubric;
+
 /* inspect on what compile() wrote; its exit status. Findings in
  * INSPECT_WORK/<name>/findings.txt, its stderr in errors.txt. */
 static int inspect_compiled(const char *src, const char *name)
@@ -100,8 +103,9 @@ static int inspect_compiled(const char *src, const char *name)
     char cmd[4 * PATH_MAX];
     snprintf(cmd, sizeof cmd,
              "d=%s/%s; " INSPECT " --object $d/student.o --ptx $d/student.ptx --deps $d/student.d --source %s "
-             PUBLIC_HEADERS " --cuda-home %s --link-symbols %s > $d/findings.txt 2> $d/errors.txt",
-             INSPECT_WORK, name, src, cuda_home(), link_symbols());
+             PUBLIC_HEADERS " --cuda-home %s --link-symbols %s%s%s > $d/findings.txt 2> $d/errors.txt",
+             INSPECT_WORK, name, src, cuda_home(), link_symbols(), with_rubric ? " --rubric " : "",
+             with_rubric ? with_rubric : "");
     return tool_sh(cmd);
 }
 
@@ -234,6 +238,33 @@ Test(inspect, exit_through_a_helper_is_refused, .timeout = 300)
 Test(inspect, exit_through_a_table_is_refused, .timeout = 300)
 {
     expect_refused("exit_through_table", "calls: exit:\n", 0);
+}
+
+/* Static device memory counts as an allocation: lab 5 allows a tile's worth. */
+Test(inspect, static_scratch_is_refused_in_place, .timeout = 300)
+{
+    with_rubric = "labs/lab5-supersteps/lab.rubric";
+    expect_refused("static_scratch_inplace", "ptx: static-device-memory:\n", 0);
+}
+
+/* Lab 4's rubric says arithmetic fp32: wmma (tensor cores) is refused there. */
+Test(inspect, tensor_cores_are_refused_where_the_lab_is_fp32, .timeout = 300)
+{
+    with_rubric = "labs/lab4-tiled-matmul/lab.rubric";
+    expect_refused("tensor_core_matmul", "ptx: tensor-cores:\n", 0);
+}
+
+/* Every reference passes its own rubric's new lines (fp32, static memory). */
+Test(inspect, lab5_solution_is_clean_under_its_rubric, .timeout = 300)
+{
+    with_rubric = "labs/lab5-supersteps/lab.rubric";
+    expect_clean("solutions/lab5-*/*.cu", "solution-lab5-rubric");
+}
+
+Test(inspect, lab7_solution_is_clean_under_its_rubric, .timeout = 300)
+{
+    with_rubric = "labs/lab7-sparse-matmul/lab.rubric";
+    expect_clean("solutions/lab7-*/*.cu", "solution-lab7-rubric");
 }
 
 /* A global name is refused where it collides with the worker's link, and the
