@@ -128,10 +128,10 @@ static int lab_load(char *why, size_t len)
 }
 #endif
 
-/* Closes every descriptor that could write to a file but the protocol's and
- * the output (0-2, the request and reply pipes): the CUDA driver's device
- * files stay, and nothing the lab file finds open can outlive the sandbox's
- * rule against opening files for writing. */
+/* Closes every descriptor open for writing to a file but the output (1, 2):
+ * nothing the lab file finds open can outlive the sandbox's rule against
+ * opening files for writing. The CUDA driver's device files, event and pipe
+ * descriptors are no files, and stay (closing them breaks every launch). */
 static void close_stray_descriptors(void)
 {
     DIR *d = opendir("/proc/self/fd");
@@ -148,7 +148,7 @@ static void close_stray_descriptors(void)
         int flags = fcntl(fd, F_GETFL);
         if (fstat(fd, &st) != 0 || flags < 0)
             continue;
-        if ((flags & O_ACCMODE) != O_RDONLY && !S_ISCHR(st.st_mode))
+        if ((flags & O_ACCMODE) != O_RDONLY && S_ISREG(st.st_mode))
             close(fd);
     }
     closedir(d);
