@@ -23,7 +23,10 @@ if ! locked build/tools make -s --no-print-directory build/tools/ptx-structure >
     report --problem "not your file's fault: CPU mode's runtime does not build here (see $out/build.log; it needs x86-64 Linux and g++)."
     exit 2
 fi
-if ! locked "$bin" $submission cpu-grade >"$out/build.log" 2>&1; then
+bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1
+cpu_build=$?
+[ $cpu_build = 0 ] || over_limits $cpu_build "$out/build.log" "building $src for CPU mode"
+if [ $cpu_build != 0 ]; then
     # nvcc compiled the file, so this is CPU mode's limit, not the student's error.
     report --problem "your file compiles with nvcc but not for CPU mode, which runs only what the labs use: $(grep -a -m1 -e 'not supported in CPU mode' -e 'error' "$out/build.log" | cut -c1-300) (see $out/build.log). Grade it on a GPU."
     exit 2
@@ -34,15 +37,12 @@ cpu_check=build/cpu/cpu-check
 units=$(rubric_get units)
 
 # ---- the checks (sanitizers' stand-ins) and the counters, beside the tests ----
-counters_shape=$(rubric_get counters_shape)
+# As on a GPU: the counted shape is drawn from the seed (rubric counters_range).
+counters_shape=$(build/tools/rubric counters-shape "$rubric" "$seed")
 # A lab of units (5, 7) gets its checks per unit and no counters case: lab 7's
 # counters are ncu's branch counters, which CPU mode does not compute (the
 # report leaves their points out of the maximum).
 [ -z "$units" ] || counters_shape=
-jitter=$(rubric_get counters_jitter)
-if [ -n "$counters_shape" ] && [ -n "$jitter" ]; then   # as on a GPU: lab 6's shape moves with the seed
-    counters_shape="$(( ${counters_shape%%x*} + ${jitter%.*} * (seed % 9 - 4) ))x$(( ${counters_shape#*x} + ${jitter%.*} * (seed / 9 % 9 - 4) ))"
-fi
 cpu_check_run() {   # LOG ARGS...: cpu-check on the student's CPU worker
     log=$1; shift
     # --timeout 60 per case: the counters case (lab 4: 512^3, every access grouped

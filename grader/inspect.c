@@ -18,6 +18,9 @@
  *                    worker's link (defines:; see --link-symbols).
  *   --link-symbols FILE  "NAME WHERE" lines: every name the worker's program defines or
  *                    imports besides the lab file (mk/kit.mk writes it from the link).
+ *   --source-includes FILE  before the build: no #include of the file names a device file
+ *                    (/dev/zero), a /proc or /sys file, a folder or another non-regular file
+ *                    (includes:); only stat() is called on them.
  *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
  *                    CUTLASS, ... compiled into it, and no device-side call but printf and
  *                    assert (ptx:).
@@ -54,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { EXIT_CLEAN = 0, EXIT_REFUSED = 1, EXIT_CANNOT_RUN = 2 };
@@ -1088,6 +1092,93 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
     free(sources_real.items), free(text);
 }
 
+/* ---- check 0, before the build: what the source names as an #include ------- */
+
+/* Whether `path` is one the compiler may open: a regular file outside /dev,
+ * /proc and /sys (a device file such as /dev/zero, a FIFO or /proc/kmsg never
+ * ends, and the preprocessor would read it without limit). Stat only: nothing
+ * is opened. A path that does not exist is the compiler's to report. */
+static const char *include_refused(const char *path)
+{
+    static const char *const pseudo[] = {"/dev/", "/proc/", "/sys/"};
+    char *real = realpath(path, NULL);
+    const char *name = real ? real : path;
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof pseudo / sizeof *pseudo && !why; i++)
+        if (!strncmp(name, pseudo[i], strlen(pseudo[i])) || !strncmp(path, pseudo[i], strlen(pseudo[i])))
+            why = "a device or system file, not a header";
+    struct stat st;
+    if (!why && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        why = S_ISDIR(st.st_mode) ? "a folder, not a header" : "not a regular file (a device, a pipe or a socket)";
+    free(real);
+    return why;
+}
+
+/* The quoted or angled #include lines of the source, each path checked
+ * before the build reads it; `#include MACRO` is the build's limits' to bound. */
+static void check_source_includes(const char *src)
+{
+    size_t len;
+    char *text = read_whole(src, "the source file", &len);
+    /* Lines spliced with a backslash are one line to the preprocessor. */
+    for (char *p = text; (p = strchr(p, '\\'));) {
+        size_t n = p[1] == '\n' ? 2 : p[1] == '\r' && p[2] == '\n' ? 3 : 0;
+        if (n)
+            memset(p, ' ', n);
+        p += n ? n : 1;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", src);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        snprintf(dir, sizeof dir, "./");
+    list seen = {0};
+    for (char *line = text; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char *p = line;
+        if (p == text && !strncmp(p, "\xEF\xBB\xBF", 3))
+            p += 3;   /* a byte-order mark */
+        p += strspn(p, " \t");
+        if (*p == '#') {
+            p++;
+            p += strspn(p, " \t");
+            if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t' || p[7] == '"' || p[7] == '<')) {
+                p += 7 + strspn(p + 7, " \t");
+                char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;
+                char *stop = close ? strchr(p + 1, close) : NULL;
+                if (stop) {
+                    char name[PATH_MAX], path[2 * PATH_MAX];
+                    snprintf(name, sizeof name, "%.*s", (int)(stop - p - 1), p + 1);
+                    if (name[0] == '/')
+                        snprintf(path, sizeof path, "%s", name);
+                    else
+                        snprintf(path, sizeof path, "%s%s", dir, name);
+                    const char *why = close == '>' && name[0] != '/' ? NULL : include_refused(path);
+                    if (why && !list_has(&seen, name)) {
+                        char *copy = strdup(name);
+                        if (!copy)
+                            cannot_run("out of memory");
+                        list_add(&seen, copy);
+                        finding("includes", copy,
+                                "your file includes %s, which is %s: the compiler cannot read it as one (a device file has no end). "
+                                "Next: remove that #include; only tilelab.h and the CUDA and system headers are "
+                                "allowed.", copy, why);
+                    }
+                }
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    for (size_t i = 0; i < seen.n; i++)
+        free((char *)seen.items[i]);
+    free(seen.items);
+    free(text);
+}
+
 /* ---- check 5: what the file defines ----------------------------------------- */
 
 /* A global definition matters only where another part of the worker's program
@@ -1284,7 +1375,7 @@ static void usage_error(const char *what)
 
 int main(int argc, char **argv)
 {
-    const char *object = NULL, *ptx = NULL, *deps = NULL, *cuda_home = getenv("CUDA_HOME");
+    const char *object = NULL, *ptx = NULL, *deps = NULL, *source_includes = NULL, *cuda_home = getenv("CUDA_HOME");
     list sources = {0}, public_paths = {0}, extra_system = {0}, allow = {0};
     link_symbols link = {0};
     for (int i = 1; i < argc; i++) {
@@ -1311,6 +1402,8 @@ int main(int argc, char **argv)
             list_add(&extra_system, value);
         else if (!strcmp(flag, "--allow"))
             list_add(&allow, value);
+        else if (!strcmp(flag, "--source-includes"))
+            source_includes = value;
         else if (!strcmp(flag, "--link-symbols"))
             link_symbols_load(&link, value);
         else if (!strcmp(flag, "--rubric"))
@@ -1321,8 +1414,8 @@ int main(int argc, char **argv)
             usage_error(why);
         }
     }
-    if (!object && !ptx && !deps)
-        usage_error("nothing to inspect: give --object, --ptx or --deps");
+    if (!object && !ptx && !deps && !source_includes)
+        usage_error("nothing to inspect: give --object, --ptx, --deps or --source-includes");
     if (deps && !sources.n)
         usage_error("--deps needs --source, the student's file, to tell it from what it includes");
     if (!cuda_home || !*cuda_home)
@@ -1332,6 +1425,8 @@ int main(int argc, char **argv)
     if (!found)
         cannot_run("out of memory");
     /* Causes first: an included file or a library explains the calls it brings. */
+    if (source_includes)
+        check_source_includes(source_includes);
     if (deps)
         check_deps(deps, &sources, &public_paths, cuda_home, &extra_system);
     if (ptx)

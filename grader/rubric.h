@@ -79,7 +79,8 @@ typedef struct {
     char hidden_suites[64];       /* the hidden-test suites this lab runs: "transpose vector" (default: all of its kind) */
     double vector_points;         /* global load and store requests at most ...                         */
     double vector_max_requests;   /* ... this many times those of 128-bit accesses (rows x cols / 128; counters_shape needed) */
-    double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed (lab 6) */
+    double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed */
+    char counters_range[32];      /* "LO HI STEP": each side of the counters shape drawn from the seed in LO..HI */
     char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
     char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */
     char counters_unit[16];       /* a lab of several kernels: the unit ncu reads at counters_shape (lab 7: sparse) */
@@ -89,6 +90,8 @@ typedef struct {
     char bench_series[32];        /* the series make bench times the reference and the student's file as: "padded" (none: not benched) */
     char arithmetic[16];          /* "fp32": tensor-core instructions are refused (build/tools/inspect reads it) */
     double static_device_bytes_max; /* static device memory a file may declare (inspect; 0: its default, 64 KiB) */
+    double build_timeout_s;       /* the file's build and inspection, each at most this long (0: ./grade's 120 s) */
+    double build_memory_mb;       /* ... and this much address space (0: ./grade's 8192 MiB) */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;

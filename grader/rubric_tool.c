@@ -10,6 +10,8 @@
  *   rubric get LAB|FILE KEY     one key's value; an unset optional key prints nothing
  *   rubric units LAB|FILE       NAME PART POINTS GATE SANITIZER_SHAPE, one unit a line
  *   rubric bench                LAB SERIES OP LAUNCH_FUNCTION, one benched lab a line
+ *   rubric counters-shape LAB|FILE SEED   the shape ncu reads for this seed: counters_shape,
+ *                               each side drawn in counters_range (or moved by counters_jitter)
  *
  * Exit 0; 1 when a rubric does not load (file:line: why, on stderr); 2 on
  * bad usage, an unknown lab or an unknown key.
@@ -22,8 +24,48 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: rubric labs | check [LAB|FILE]... | path LAB | get LAB|FILE KEY | units LAB|FILE | bench\n");
+    fprintf(stderr, "usage: rubric labs | check [LAB|FILE]... | path LAB | get LAB|FILE KEY | units LAB|FILE | bench | "
+                    "counters-shape LAB|FILE SEED\n");
     return 2;
+}
+
+/* splitmix64: the seed's i-th draw. */
+static unsigned long long draw(unsigned long long seed, int i)
+{
+    unsigned long long z = seed + 0x9E3779B97F4A7C15ull * (unsigned long long)(i + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The shape ncu reads counters at: the rubric's counters_shape ("1024x1024",
+ * "1024x1024x1024"), each side drawn from the seed over counters_range "LO
+ * HI STEP" (hundreds of values a side: no kernel can single the counted
+ * shapes out), or moved by up to 4 steps of counters_jitter. */
+static int counters_shape(const tl_rubric *r, const char *seed_text)
+{
+    char *end;
+    unsigned long long seed = strtoull(seed_text, &end, 10);
+    if (!*seed_text || *end) {
+        fprintf(stderr, "rubric: counters-shape needs a seed (a number), not '%s'\n", seed_text);
+        return 2;
+    }
+    if (!r->counters_shape[0])
+        return 0;
+    long side[3];
+    int n = sscanf(r->counters_shape, "%ldx%ldx%ld", &side[0], &side[1], &side[2]);
+    long lo, hi, step;
+    int ranged = sscanf(r->counters_range, "%ld %ld %ld", &lo, &hi, &step) == 3 && lo > 0 && hi >= lo && step > 0;
+    for (int i = 0; i < n; i++) {
+        if (ranged)
+            side[i] = lo + step * (long)(draw(seed, i) % (unsigned long long)((hi - lo) / step + 1));
+        else if (r->counters_jitter > 0)   /* the old draw: seed % 9 - 4 steps, then seed / 9 % 9 - 4 */
+            side[i] += (long)r->counters_jitter * (long)((i == 0 ? seed : seed / 9) % 9) - 4 * (long)r->counters_jitter;
+    }
+    for (int i = 0; i < n; i++)
+        printf("%s%ld", i ? "x" : "", side[i]);
+    printf("\n");
+    return 0;
 }
 
 /* LAB (an id) or a rubric file (a path, or a name ending in .rubric) to a path. */
@@ -105,6 +147,11 @@ int main(int argc, char **argv)
         if (value[0])
             printf("%s\n", value);
         return 0;
+    }
+    if (!strcmp(cmd, "counters-shape") && argc == 4) {
+        if ((status = load(argv[2], &r)))
+            return status;
+        return counters_shape(&r, argv[3]);
     }
     if (!strcmp(cmd, "units") && argc == 3) {
         if ((status = load(argv[2], &r)))

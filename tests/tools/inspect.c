@@ -331,6 +331,29 @@ Test(inspect, exit_in_the_launch_is_refused, .timeout = 300)
     expect_refused("exit_in_launch", "calls: exit:\n", 0);
 }
 
+/* ---- before the build: includes of what is not a header ------------------- */
+
+/* /dev/zero, a /proc file behind a spliced line, a folder: refused by name
+ * without being opened; a real header and an #include MACRO pass. */
+Test(inspect, device_files_are_refused_as_includes_before_the_build)
+{
+    inspect_build();
+    int status = tool_sh("mkdir -p " INSPECT_WORK "/incl/folder && cd " INSPECT_WORK "/incl && "
+                         "printf '%s\\n' '\xEF\xBB\xBF#include \"/dev/zero\"' '#  include \\' '</proc/self/fd/0>' "
+                         "'#include \"folder\"' '#include \"real.h\"' '#include <stdio.h>' '#define H \"/dev/null\"' "
+                         "'#include H' > bomb.cu && echo '/* a header */' > real.h");
+    cr_assert_eq(status, 0);
+    status = tool_sh(INSPECT " --source-includes " INSPECT_WORK "/incl/bomb.cu > " INSPECT_WORK "/incl/out.txt 2>&1");
+    const char *out = tool_read(INSPECT_WORK "/incl/out.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    static char heads[4096];
+    finding_heads(out, heads, sizeof heads);
+    cr_expect_str_eq(heads, "includes: /dev/zero:\nincludes: /proc/self/fd/0:\nincludes: folder:\n", "got:\n%s", out);
+    status = tool_sh(INSPECT " --source-includes solutions/lab7-sparse-matmul/matmul.cu > " INSPECT_WORK
+                     "/incl/clean.txt 2>&1");
+    cr_expect_eq(status, 0, "a reference was refused:\n%s", tool_read(INSPECT_WORK "/incl/clean.txt", NULL));
+}
+
 /* ---- without nvcc: inputs it cannot read, the allow-list's extensions -------- */
 
 /* Exit 2, nothing on stdout, one line on stderr holding `cause`. */
