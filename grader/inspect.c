@@ -838,8 +838,9 @@ static double ptx_global_bytes(const char *line, char *name, size_t size)
 {
     line += strspn(line, " \t");
     const char *global = strstr(line, ".global ");
-    if (*line != '.' || !global || strstr(line, ".extern") || strchr(line, '(') || strstr(line, ".entry") ||
-        strstr(line, ".func"))
+    /* A kernel's parameter list holds no .global; `.attribute(.managed)` is a variable's. */
+    if (*line != '.' || !global || strstr(line, ".extern") || strstr(line, ".entry") || strstr(line, ".func") ||
+        (strchr(line, '(') && !strstr(line, ".attribute(")))
         return -1;
     static const struct { const char *type; int bytes; } types[] = {
         {".b8 ", 1}, {".u8 ", 1}, {".s8 ", 1}, {".b16 ", 2}, {".u16 ", 2}, {".s16 ", 2}, {".f16 ", 2},
@@ -1114,12 +1115,47 @@ static const char *include_refused(const char *path)
     return why;
 }
 
-/* The quoted or angled #include lines of the source, each path checked
- * before the build reads it; `#include MACRO` is the build's limits' to bound. */
+/* Comments blanked (newlines kept), as the preprocessor's phase 3 removes
+ * them: #/ **\/include is #include. String and character literals stay. */
+static void blank_comments(char *p)
+{
+    char quote = 0;
+    for (; *p; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == quote || *p == '\n')
+                quote = 0;
+        } else if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                *p++ = ' ';
+            p--;
+        } else if (p[0] == '/' && p[1] == '*') {
+            *p++ = ' ';
+            *p = ' ';
+            while (p[1] && !(p[1] == '*' && p[2] == '/')) {
+                p++;
+                if (*p != '\n')
+                    *p = ' ';
+            }
+            if (p[1])
+                p[1] = p[2] = ' ', p += 2;
+        }
+    }
+}
+
+/* The #include, #include_next and #import lines of the source (a digraph %:
+ * and comments between the words are read as the preprocessor reads them),
+ * each quoted or angled path checked before the build opens it; `#include
+ * MACRO` is the build's limits' to bound. */
 static void check_source_includes(const char *src)
 {
     size_t len;
     char *text = read_whole(src, "the source file", &len);
+    if (!strncmp(text, "\xEF\xBB\xBF", 3))
+        memset(text, ' ', 3);   /* a byte-order mark */
     /* Lines spliced with a backslash are one line to the preprocessor. */
     for (char *p = text; (p = strchr(p, '\\'));) {
         size_t n = p[1] == '\n' ? 2 : p[1] == '\r' && p[2] == '\n' ? 3 : 0;
@@ -1127,6 +1163,7 @@ static void check_source_includes(const char *src)
             memset(p, ' ', n);
         p += n ? n : 1;
     }
+    blank_comments(text);
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", src);
     char *slash = strrchr(dir, '/');
@@ -1139,15 +1176,15 @@ static void check_source_includes(const char *src)
         char *end = strchr(line, '\n');
         if (end)
             *end = '\0';
-        char *p = line;
-        if (p == text && !strncmp(p, "\xEF\xBB\xBF", 3))
-            p += 3;   /* a byte-order mark */
-        p += strspn(p, " \t");
-        if (*p == '#') {
-            p++;
-            p += strspn(p, " \t");
-            if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t' || p[7] == '"' || p[7] == '<')) {
-                p += 7 + strspn(p + 7, " \t");
+        char *p = line + strspn(line, " \t\r\f\v");
+        int directive = *p == '#' ? 1 : (p[0] == '%' && p[1] == ':') ? 2 : 0;
+        if (directive) {
+            p += directive;
+            p += strspn(p, " \t\r\f\v");
+            size_t word = strspn(p, "abcdefghijklmnopqrstuvwxyz_");
+            if ((word == 7 && !strncmp(p, "include", 7)) || (word == 12 && !strncmp(p, "include_next", 12)) ||
+                (word == 6 && !strncmp(p, "import", 6))) {
+                p += word + strspn(p + word, " \t\r\f\v");
                 char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;
                 char *stop = close ? strchr(p + 1, close) : NULL;
                 if (stop) {
@@ -1164,9 +1201,9 @@ static void check_source_includes(const char *src)
                             cannot_run("out of memory");
                         list_add(&seen, copy);
                         finding("includes", copy,
-                                "your file includes %s, which is %s: the compiler cannot read it as one (a device file has no end). "
-                                "Next: remove that #include; only tilelab.h and the CUDA and system headers are "
-                                "allowed.", copy, why);
+                                "your file includes %s, which is %s: the compiler cannot read it as one (a device "
+                                "file has no end). Next: remove that #include; only tilelab.h and the CUDA and "
+                                "system headers are allowed.", copy, why);
                     }
                 }
             }

@@ -91,7 +91,7 @@ typedef struct {
     char arithmetic[16];          /* "fp32": tensor-core instructions are refused (build/tools/inspect reads it) */
     double static_device_bytes_max; /* static device memory a file may declare (inspect; 0: its default, 64 KiB) */
     double build_timeout_s;       /* the file's build and inspection, each at most this long (0: ./grade's 120 s) */
-    double build_memory_mb;       /* ... and this much address space (0: ./grade's 8192 MiB) */
+    double build_memory_mb;       /* ... and this much address space (0: ./grade's 4096 MiB; lab 7's reference compiles in 2048) */
     /* A lab of several kernels (lab 5): one `unit` line each, in report order. */
     tl_rubric_unit units[TL_RUBRIC_MAX_UNITS];
     int nunits;

@@ -362,13 +362,22 @@ static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
             set_message(o, TL_RUN_TIMEOUT, "%s did not start within %g s", w->name, setup_seconds());
             tl_worker_stop(w);
         } else {
-            /* Before any lab code ran (constructors are refused before a
-             * grade starts), an end is the kit's or the GPU's problem. */
+            /* The lab worker maps the lab file during its set-up, inside the
+             * sandbox: a stop by the sandbox there is the file's (its
+             * constructors, or code nvcc's registration calls); any other
+             * end is the kit's or the GPU's problem. */
             int status = 0;
             kill_group(w);
             while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
                 ;
             w->pid = 0;
+            if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+                set_message(o, TL_RUN_FORBIDDEN, "%s made a system call that is not allowed in a graded run while "
+                            "it was being loaded, and the process was stopped. Next: a lab file runs code only in "
+                            "its launch function", w->name);
+                tl_worker_stop(w);
+                return -1;
+            }
             set_message(o, TL_RUN_CANNOT_START, "the grader's worker %s did not start (%s %d%s): not your file's "
                         "fault; its output is in the worker log", w->path,
                         WIFEXITED(status) ? "exit status" : "signal",
@@ -376,6 +385,16 @@ static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
                         WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ", it could not be executed" : "");
             tl_worker_stop(w);
         }
+        return -1;
+    }
+    if (r.magic == TL_WORKER_MAGIC && r.status == TL_REPLY_FORBIDDEN) {
+        /* The sandbox stopped a call while the lab file was being mapped. */
+        char call[160];
+        tl_sandbox_describe(r.syscall, call, sizeof call);
+        set_message(o, TL_RUN_FORBIDDEN, "%s %s while it was being loaded (its constructors, or code nvcc's "
+                    "registration calls): not allowed in a graded run, and the process was stopped. Next: a lab "
+                    "file runs code only in its launch function", w->name, call);
+        tl_worker_stop(w);
         return -1;
     }
     if (r.magic != TL_WORKER_MAGIC || r.status != TL_REPLY_READY) {

@@ -349,6 +349,18 @@ Test(inspect, device_files_are_refused_as_includes_before_the_build)
     static char heads[4096];
     finding_heads(out, heads, sizeof heads);
     cr_expect_str_eq(heads, "includes: /dev/zero:\nincludes: /proc/self/fd/0:\nincludes: folder:\n", "got:\n%s", out);
+    /* Other spellings the preprocessor reads as an include: a digraph, a
+     * comment between the words, include_next, import; not a comment or a string. */
+    status = tool_sh("cd " INSPECT_WORK "/incl && printf '%s\\n' '%:include \"/dev/zero\"' '#/**/include \"/dev/null\"' "
+                     "'#include_next </dev/urandom>' '# import \"/proc/kmsg\"' '// #include \"/dev/tty\"' "
+                     "'const char *s = \"#include </dev/full>\";' > spelled.cu");
+    cr_assert_eq(status, 0);
+    status = tool_sh(INSPECT " --source-includes " INSPECT_WORK "/incl/spelled.cu > " INSPECT_WORK "/incl/out.txt 2>&1");
+    out = tool_read(INSPECT_WORK "/incl/out.txt", NULL);
+    cr_expect_eq(status, 1, "not refused (exit %d):\n%s", status, out);
+    finding_heads(out, heads, sizeof heads);
+    cr_expect_str_eq(heads, "includes: /dev/zero:\nincludes: /dev/null:\nincludes: /dev/urandom:\nincludes: /proc/kmsg:\n",
+                     "got:\n%s", out);
     status = tool_sh(INSPECT " --source-includes solutions/lab7-sparse-matmul/matmul.cu > " INSPECT_WORK
                      "/incl/clean.txt 2>&1");
     cr_expect_eq(status, 0, "a reference was refused:\n%s", tool_read(INSPECT_WORK "/incl/clean.txt", NULL));
