@@ -1,11 +1,14 @@
 /* Attack (lab 1): a build that never ends. A few lines of macros expand into
  * a kernel body of 10^6 dependent multiply-adds (TEN applied six times), a
  * file of 2 KB that nvcc takes far longer than any limit over. The file's
- * build runs under a time limit (120 s by default; a rubric may change it):
- * past it the grade stops with results.json, could not grade, exit 2, on a
- * GPU and in CPU mode alike (CPU mode builds the file with nvcc first).
- * expect: exit 2, score 0, "the compiler did not finish in 120 s"
- * expect-cpu: exit 2, score 0, "the compiler did not finish in 120 s"
+ * build runs under a time limit (120 s by default) and an address-space
+ * limit (4096 MiB; a rubric may change either): whichever it reaches first
+ * (here, graded without a GPU, the memory: nvcc's front end stops with
+ * "Loop in catastrophic error processing") the grade stops with
+ * results.json, could not grade, exit 2, on a GPU and in CPU mode alike (CPU
+ * mode builds the file with nvcc first).
+ * expect: exit 2, score 0, "the compiler hit the grader's build limit"
+ * expect-cpu: exit 2, score 0, "the compiler hit the grader's build limit"
  * expect-timeout: 300 */
 #include "tilelab.h"
 
