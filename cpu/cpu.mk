@@ -14,9 +14,13 @@ CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Ikit $(addprefix 
 # out of one, then used field by field) one 16- or 8-byte access, as nvcc's
 # ld.global.v4.f32 is, not four 4-byte ones; no tail calls,
 # so a barrier's return address is its own line. -g: the findings name
-# lines (addr2line).
+# lines (addr2line). -fPIC: the file becomes a shared library, which the
+# worker maps once its sandbox is on (cpu/worker.cc); -fno-semantic-interposition
+# inlines the file's own functions as the executable it once was linked into did;
+# -fno-plt calls the runtime's hooks through the GOT, not a PLT stub.
 CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
                  -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls
+CPU_LAB_PIC := -fPIC -fno-semantic-interposition -fno-plt
 CPU_OUT := $(OUT)/cpu
 # What a lab file may include in CPU mode, in place of the toolkit's headers.
 CPU_HEADERS := $(wildcard cpu/include/*.h cpu/include/*/*.h)
@@ -35,7 +39,7 @@ cpu-grade: cpu $(CPU_KIT)/tests-$(KIND)
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
 print-cpu:
 	@echo $(CPU_OUT)/worker $(KIND)
-cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/worker $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
 
 $(CPU_KIT)/refused/.stamp: cpu/cpu.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
@@ -69,6 +73,13 @@ $(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switc
 	$(Q)rm -f $@
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
+# The worker: the runtime and no lab code, one program for every lab file.
+# -rdynamic exports the runtime (the access hooks, the CUDA calls, threadIdx)
+# to the lab file's library, which it maps inside its sandbox (cpu/worker.cc).
+CPU_WORKER_OBJS := $(CPU_KIT)/worker.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o
+$(CPU_KIT)/worker: $(CPU_WORKER_OBJS) | need-seccomp
+	@echo "  LINK  $@"
+	$(Q)$(CPU_CXX) -rdynamic $(CPU_WORKER_OBJS) $(SECCOMP_LIBS) -ldl -lpthread -o $@
 # Lab 7's encoder, the GPU tests' own code (kinds/sparse/sparse_case.cu without its
 # CUDA part), built against CPU mode's header: the judge draws and encodes B with it.
 $(CPU_KIT)/sparse_encode.o: kinds/sparse/sparse_case.cu kinds/sparse/sparse_encode.h kit/tilelab.h kit/matrix.h cpu/include/cuda_runtime.h
@@ -100,10 +111,20 @@ $(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) $(CPU_HEADERS) $(CPU_KIT)/refused
 	@echo "  CPU   $@"
 	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
 	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
-	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $(CPU_OUT)/student.cpu.ii -o $@
-$(CPU_OUT)/worker: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) $(CPU_LAB_PIC) -c $(CPU_OUT)/student.cpu.ii -o $@
+# The file's library (worker.so), and the kit's worker copied beside it, which
+# maps it once its sandbox is on: no code of the file is linked into a
+# program, and none runs before the sandbox. First the file is linked with
+# the runtime into a program that is thrown away: a name the runtime lacks
+# (a CUDA call CPU mode does not emulate) or defines too (an access hook of
+# the file's own) fails the build here, as when the file was linked in,
+# not when the worker maps the library.
+$(CPU_OUT)/worker.so: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
 	@echo "  LINK  $@"
-	$(Q)$(CPU_CXX) $^ $(SECCOMP_LIBS) -lpthread -o $@
+	$(Q)$(CPU_CXX) $^ $(SECCOMP_LIBS) -ldl -lpthread -o $(CPU_OUT)/link-check && rm -f $(CPU_OUT)/link-check
+	$(Q)$(CPU_CXX) -shared -Wl,-z,now -Wl,-z,relro $< -o $@
+$(CPU_OUT)/worker: $(CPU_OUT)/worker.so $(CPU_KIT)/worker
+	$(Q)cp -f $(CPU_KIT)/worker $@
 endif
 
 # make bench-cpu: CPU mode's speed on this machine, a table (cpu/bench.sh);

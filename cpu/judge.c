@@ -50,6 +50,9 @@
 enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096, MAX_SHAPES = 24 };
 
 static char worker_abs[4096], work_dir[64];
+/* What holds the lab file's code, for addr2line: the worker's library
+ * (WORKER.so, which it maps inside its sandbox, cpu/worker.cc), else the worker. */
+static char code_path[4096 + 4];
 static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
 /* Per case. A kernel that never ends costs this once or twice: after two
  * cases time out, the rest are not run. */
@@ -214,7 +217,7 @@ static int nsites;
 static void symbolize(const char *report)
 {
     char cmd[8192];
-    int n = snprintf(cmd, sizeof cmd, "addr2line -e '%s'", worker_path);
+    int n = snprintf(cmd, sizeof cmd, "addr2line -e '%s'", code_path);
     int first = nsites;
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char kindw[16];
@@ -602,8 +605,8 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         r->findings++;
     } else if (!w.ran) {
         snprintf(r->verdict, sizeof r->verdict, "crashed");
-        if (w.signal == SIGSYS)
-            snprintf(r->message, sizeof r->message, "the worker made a forbidden system call (%d); the sandbox stopped it", w.signal);
+        if (w.signal == SIGSYS)   /* stopped before it could say which call (its reply names it, below) */
+            snprintf(r->message, sizeof r->message, "the lab file made a system call the sandbox forbids; the sandbox stopped it");
         else if (w.signal)
             snprintf(r->message, sizeof r->message, "the worker died of signal %d (%s)", w.signal, strsignal(w.signal));
         else
@@ -916,6 +919,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "cpu-check: no worker %s: %s\n", worker_path, strerror(errno));
         return 2;
     }
+    snprintf(code_path, sizeof code_path, "%s.so", worker_abs);
+    if (access(code_path, R_OK) != 0)
+        snprintf(code_path, sizeof code_path, "%s", worker_abs);
     snprintf(work_dir, sizeof work_dir, "/tmp/tilelab-cpu-XXXXXX");
     if (!mkdtemp(work_dir)) {
         fprintf(stderr, "cpu-check: cannot make a folder in /tmp: %s\n", strerror(errno));

@@ -86,7 +86,11 @@ uint64_t mix64(uint64_t x)   /* splitmix64 */
     return x ^ (x >> 31);
 }
 
-uint32_t pc_of(void *ret) { return (uint32_t)((uintptr_t)ret - (uintptr_t)__executable_start); }
+/* Code addresses as offsets into the file that holds the lab's code: the lab
+ * file's library once the worker has mapped it (tlc_set_code), else this
+ * program (a lab file linked in, as cpu/bench/ does). */
+uintptr_t g_code_lo = (uintptr_t)__executable_start, g_code_hi = UINTPTR_MAX;
+uint32_t pc_of(void *ret) { return (uint32_t)((uintptr_t)ret - g_code_lo); }
 
 /* ---- device memory: one reserved region, allocations on page boundaries,
  * an unmapped page after each, never reused in a run ------------------- */
@@ -287,9 +291,17 @@ thread_local Worker *W;
  * so reading it shows in the result, and the CPU check can say where it came from. */
 void fill_unwritten(char *p, size_t bytes)
 {
-    uint32_t word = TLC_UNWRITTEN_SHARED;
-    for (size_t i = 0; i + 4 <= bytes; i += 4)
-        memcpy(p + i, &word, 4);
+    /* 64 bytes a store where it can: every block fills its whole arena when it
+     * declares no shared memory, and a word at a time this loop was most of a
+     * launch's time (and its speed hung on where the linker put it). */
+    uint32_t words[16];
+    for (uint32_t &w : words)
+        w = TLC_UNWRITTEN_SHARED;
+    size_t i = 0;
+    for (; i + sizeof words <= bytes; i += sizeof words)
+        memcpy(p + i, words, sizeof words);
+    for (; i + 4 <= bytes; i += 4)
+        memcpy(p + i, words, 4);
 }
 
 void fiber_main()
@@ -1250,7 +1262,8 @@ extern "C" void tlc_write_report(FILE *out)
 
 /* For the fault handler: the running fiber's state, without locks. */
 extern "C" int tlc_in_kernel(void) { return W && W->cur; }
-extern "C" unsigned tlc_pc_offset(uintptr_t pc) { return pc_of((void *)pc); }
+extern "C" unsigned tlc_pc_offset(uintptr_t pc) { return pc - g_code_lo < g_code_hi - g_code_lo ? pc_of((void *)pc) : 0; }
+extern "C" void tlc_set_code(uintptr_t lo, uintptr_t hi) { g_code_lo = lo, g_code_hi = hi; }
 
 /* The pool's OS threads, started before the worker enters its sandbox
  * (which lets no new thread be made with clone3). */

@@ -26,12 +26,18 @@ void tlc_start(void);
 
 /* Launches, the first bounds finding, host accesses to device memory, races,
  * barrier findings and counters: one tab-separated line each, code
- * addresses as offsets into the worker's executable (cpu/judge.c reads them). */
+ * addresses as offsets into the file that holds the lab's code (cpu/judge.c
+ * reads them): the lab file's library (tlc_set_code), else this program. */
 void tlc_write_report(FILE *out);
 
 int tlc_in_kernel(void);
 int tlc_is_stack(uintptr_t addr);
+/* `pc` as such an offset; 0 when it lies outside the lab's code. */
 unsigned tlc_pc_offset(uintptr_t pc);
+
+/* The lab file's library lies at [lo, hi): code addresses are offsets from lo
+ * (its load address; the library is linked at 0). Before the first launch. */
+void tlc_set_code(uintptr_t lo, uintptr_t hi);
 
 #ifdef __cplusplus
 }

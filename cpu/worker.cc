@@ -1,14 +1,23 @@
 /*
- * worker.cc — CPU mode's worker: the one program a lab file is linked into
- * (with cpu/runtime.cc). It reads one request on stdin (cpu/protocol.h),
- * puts the inputs in "device" memory, poisons the output (TLC_POISON), calls
- * the lab's launch function, and writes the output and the runtime's report
- * on the reply pipe. What the lab file prints goes to stderr.
+ * worker.cc — CPU mode's worker: one program for every lab file, with the
+ * runtime (cpu/runtime.cc) and no lab code in it. It reads one request on
+ * stdin (cpu/protocol.h), puts the inputs in "device" memory, poisons the
+ * output (TLC_POISON), calls the lab's launch function, and writes the output
+ * and the runtime's report on the reply pipe. What the lab file prints goes
+ * to stderr.
+ *
+ * The lab file is a shared library, PROGRAM.so beside this program
+ * (cpu/cpu.mk), which it maps only once its sandbox is on: nothing of the
+ * file (its static initialisers, constructors) runs before the sandbox. This
+ * program exports the runtime (-rdynamic: the access hooks, the CUDA calls,
+ * threadIdx) and the library binds to it.
  *
  * Isolation: the judge starts it as a process of its own, in its own process
- * group, with a clean environment and a deadline; here it enters the kit's
- * seccomp sandbox (kit/sandbox.c) before the lab file's code runs, and a
- * fault in a kernel (a wild address) ends it with a report of where.
+ * group, with a clean environment and a deadline; here, after starting the
+ * runtime's threads and closing every descriptor open for writing to a file,
+ * it enters the kit's seccomp sandbox (kit/sandbox.c), then maps the lab
+ * file; a forbidden call is named in the reply, and a fault in a kernel (a
+ * wild address) ends it with a report of where.
  */
 #include "protocol.h"
 #include "runtime.h"
@@ -16,24 +25,32 @@
 #include "tilelab.h"   /* TL_SPARSE_BT_FLOATS: where lab 7's patterns start */
 
 #include <cuda_runtime.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 
-/* The lab file defines some of these; the others stay NULL. */
-extern "C" {
-void launch_transpose(const float *, float *, int, int) __attribute__((weak));
-void launch_matmul(const float *, const float *, float *, int, int, int) __attribute__((weak));
-void launch_reverse_blocks(const float *, float *, int) __attribute__((weak));
-void launch_block_sums(const float *, float *, int) __attribute__((weak));
-void launch_pair_sums(const float *, float *, int) __attribute__((weak));
-void launch_transpose_inplace(float *, int) __attribute__((weak));
-void launch_matmul_dbuf(const float *, const float *, float *, int, int, int) __attribute__((weak));
-void launch_matmul_sparse(const float *, const float *, const unsigned char *, float *, int, int, int) __attribute__((weak));
-}
+/* The launch functions the lab file defines (the others stay NULL). */
+typedef void (*transpose_fn)(const float *, float *, int, int);
+typedef void (*matmul_fn)(const float *, const float *, float *, int, int, int);
+typedef void (*vector_fn)(const float *, float *, int);
+typedef void (*inplace_fn)(float *, int);
+typedef void (*sparse_fn)(const float *, const float *, const unsigned char *, float *, int, int, int);
+static struct {
+    transpose_fn transpose;
+    matmul_fn matmul, matmul_dbuf;
+    vector_fn reverse_blocks, block_sums, pair_sums;
+    inplace_fn transpose_inplace;
+    sparse_fn matmul_sparse;
+} lab;
 
 static int reply_fd = -1;
 /* Set by the first signal handler to reply: two blocks may fault at once,
@@ -98,6 +115,88 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
     _exit(0);
 }
 
+/* The lab file's library: this program's path + ".so" (cpu/cpu.mk). */
+static char lab_path[4096];
+
+static int lab_open(char *why, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", lab_path, sizeof lab_path - 4);
+    if (n <= 0) {
+        snprintf(why, len, "cannot find its own program: %s", strerror(errno));
+        return -1;
+    }
+    memcpy(lab_path + n, ".so", 4);
+    struct stat st;
+    if (stat(lab_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, len, "the lab file's library %.400s is missing", lab_path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Where the library lies: the runtime names code by offsets into it. */
+static int find_range(struct dl_phdr_info *info, size_t, void *data)
+{
+    uintptr_t *range = (uintptr_t *)data;   /* in: the load address; out: [lo, hi) */
+    if (info->dlpi_addr != range[0])
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz > range[1])
+            range[1] = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
+    return 1;
+}
+
+/* Maps the lab file, inside the sandbox: its code runs from here on. */
+static int lab_load(char *why, size_t len)
+{
+    void *so = dlopen(lab_path, RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        snprintf(why, len, "cannot load the lab file's library: %s", dlerror());
+        return -1;
+    }
+    struct link_map *map = NULL;
+    if (dlinfo(so, RTLD_DI_LINKMAP, &map) != 0 || !map) {
+        snprintf(why, len, "cannot find the lab file's library in memory: %s", dlerror());
+        return -1;
+    }
+    uintptr_t range[2] = {(uintptr_t)map->l_addr, 0};
+    dl_iterate_phdr(find_range, range);
+    tlc_set_code(range[0], range[1] > range[0] ? range[1] : UINTPTR_MAX);
+    lab.transpose = (transpose_fn)dlsym(so, "launch_transpose");
+    lab.matmul = (matmul_fn)dlsym(so, "launch_matmul");
+    lab.reverse_blocks = (vector_fn)dlsym(so, "launch_reverse_blocks");
+    lab.block_sums = (vector_fn)dlsym(so, "launch_block_sums");
+    lab.pair_sums = (vector_fn)dlsym(so, "launch_pair_sums");
+    lab.transpose_inplace = (inplace_fn)dlsym(so, "launch_transpose_inplace");
+    lab.matmul_dbuf = (matmul_fn)dlsym(so, "launch_matmul_dbuf");
+    lab.matmul_sparse = (sparse_fn)dlsym(so, "launch_matmul_sparse");
+    return 0;
+}
+
+/* Closes every descriptor open for writing to a file but the output (1, 2)
+ * and the reply: nothing the lab file finds open can outlive the sandbox's
+ * rule against opening files for writing (grader/worker.cu does the same). */
+static void close_stray_descriptors(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd <= 2 || fd == reply_fd)
+            continue;
+        struct stat st;
+        int flags = fcntl(fd, F_GETFL);
+        if (fstat(fd, &st) != 0 || flags < 0)
+            continue;
+        if ((flags & O_ACCMODE) != O_RDONLY && S_ISREG(st.st_mode))
+            close(fd);
+    }
+    closedir(d);
+}
+
 int main(void)
 {
     /* The reply keeps the real stdout; the lab file's printf goes to stderr. */
@@ -152,9 +251,19 @@ int main(void)
     sa.sa_sigaction = on_sigsys;
     sigaction(SIGSYS, &sa, NULL);
 
-    char why[256];
+    char why[512];
+    if (lab_open(why, sizeof why) != 0) {
+        fprintf(stderr, "CPU worker: %s\n", why);
+        return 2;
+    }
+    close_stray_descriptors();
     if (!getenv("TILELAB_CPU_NO_SANDBOX") && tl_sandbox_enter(0, why, sizeof why) != 0) {
         fprintf(stderr, "CPU worker: could not enter the sandbox: %s\n", why);
+        return 2;
+    }
+    /* Nothing of the lab file has run before this line. */
+    if (lab_load(why, sizeof why) != 0) {
+        fprintf(stderr, "CPU worker: %s\n", why);
         return 2;
     }
 
@@ -162,39 +271,39 @@ int main(void)
     const float *A = d_in;
     switch (q.op) {
     case TLC_TRANSPOSE:
-        if (!(missing = !launch_transpose))
-            launch_transpose(d_in, d_out, q.a, q.b);
+        if (!(missing = !lab.transpose))
+            lab.transpose(d_in, d_out, q.a, q.b);
         break;
     case TLC_MATMUL:
-        if (!(missing = !launch_matmul))
-            launch_matmul(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
+        if (!(missing = !lab.matmul))
+            lab.matmul(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
         break;
     case TLC_MATMUL_DBUF:
-        if (!(missing = !launch_matmul_dbuf))
-            launch_matmul_dbuf(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
+        if (!(missing = !lab.matmul_dbuf))
+            lab.matmul_dbuf(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
         break;
     /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same
      * buffer, found as the GPU's worker finds them (grader/worker.cu). */
     case TLC_MATMUL_SPARSE:
-        if (!(missing = !launch_matmul_sparse || !d_bt))
-            launch_matmul_sparse(A, d_bt, (const unsigned char *)(d_bt + TL_SPARSE_BT_FLOATS(q.c, q.b)), d_out, q.a,
+        if (!(missing = !lab.matmul_sparse || !d_bt))
+            lab.matmul_sparse(A, d_bt, (const unsigned char *)(d_bt + TL_SPARSE_BT_FLOATS(q.c, q.b)), d_out, q.a,
                                  q.b, q.c);
         break;
     case TLC_REVERSE_BLOCKS:
-        if (!(missing = !launch_reverse_blocks))
-            launch_reverse_blocks(d_in, d_out, q.a);
+        if (!(missing = !lab.reverse_blocks))
+            lab.reverse_blocks(d_in, d_out, q.a);
         break;
     case TLC_BLOCK_SUMS:
-        if (!(missing = !launch_block_sums))
-            launch_block_sums(d_in, d_out, q.a);
+        if (!(missing = !lab.block_sums))
+            lab.block_sums(d_in, d_out, q.a);
         break;
     case TLC_PAIR_SUMS:
-        if (!(missing = !launch_pair_sums))
-            launch_pair_sums(d_in, d_out, q.a);
+        if (!(missing = !lab.pair_sums))
+            lab.pair_sums(d_in, d_out, q.a);
         break;
     case TLC_TRANSPOSE_INPLACE:
-        if (!(missing = !launch_transpose_inplace))
-            launch_transpose_inplace(d_in, q.a);
+        if (!(missing = !lab.transpose_inplace))
+            lab.transpose_inplace(d_in, q.a);
         break;
     default:
         missing = 1;

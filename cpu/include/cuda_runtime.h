@@ -85,9 +85,13 @@ inline int3 make_int3(int x, int y, int z) { return int3{x, y, z}; }
 inline double2 make_double2(double x, double y) { return double2{x, y}; }
 
 /* The running CUDA thread's indices: set by the scheduler before it resumes
- * a thread. One copy per OS thread; a block runs on one OS thread only. */
-extern thread_local uint3 threadIdx, blockIdx;
-extern thread_local dim3 blockDim, gridDim;
+ * a thread. One copy per OS thread; a block runs on one OS thread only.
+ * They live in the worker program (cpu/runtime.cc), whose thread-local block
+ * is static: the lab file's library (cpu/cpu.mk) reaches them directly, not
+ * through __tls_get_addr. */
+#define TLC_WORKER_TLS __attribute__((tls_model("initial-exec")))
+extern thread_local TLC_WORKER_TLS uint3 threadIdx, blockIdx;
+extern thread_local TLC_WORKER_TLS dim3 blockDim, gridDim;
 enum { warpSize = 32 };
 
 typedef enum cudaError {

@@ -272,6 +272,22 @@ Test(cpu_checks, the_worker_is_sandboxed)
     cr_expect_eq(sh("test -e pwned.txt"), 1, "the file was written");
 }
 
+/* The file's static initialisers run only inside the sandbox: the worker maps
+ * the file (a shared library) once the sandbox is on, so a process started
+ * from one is stopped, and named, in every case. */
+Test(cpu_checks, no_code_of_the_file_runs_before_the_sandbox)
+{
+    run r = cpu_check("lab1", "tests/cpu/fixtures/initializer_fork.cu", "--shape 2x3 --shape 31x33 --no-counters", "");
+    cr_expect_neq(r.status, 0, "%s", run_log(&r));
+    int n = 0;
+    for (const tl_json *c = member(r.json, "results")->child; c; c = c->next, n++) {
+        cr_expect_str_eq(tl_json_string(c, "verdict", ""), "refused", "%s", run_log(&r));
+        cr_expect_str_eq(tl_json_string(c, "message", ""),
+                         "the lab file tried to start a process (fork); the sandbox stopped it");
+    }
+    cr_expect_eq(n, 2, "%s", run_log(&r));
+}
+
 Test(cpu_checks, dynamic_shared_memory_and_a_raw_launch_run)
 {
     run r = cpu_check("lab3", "tests/cpu/fixtures/dynamic_shared_launch.cu", "--counters 64x64", "");
