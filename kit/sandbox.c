@@ -7,6 +7,7 @@
 #include <linux/landlock.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,6 +150,17 @@ int tl_sandbox_enter(int allow_files, char *why, size_t len)
             ADD(ctx, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, f, f));
             ADD(ctx, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, f, f));
         }
+    }
+    /* No memory both writable and executable: the lab file is mapped after
+     * this (grader/worker.cu), and neither it (compiled -fPIC: no text
+     * relocations) nor CUDA needs such memory; a page of its own code to
+     * write and run, or the worker's code made writable and runnable at
+     * once, is refused. */
+    {
+        scmp_datum_t wx = PROT_WRITE | PROT_EXEC;
+        ADD(ctx, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, wx, wx));
+        ADD(ctx, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, wx, wx));
+        ADD(ctx, SCMP_SYS(pkey_mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, wx, wx));
     }
     /* Signals only to itself: not to the judge, not to other students'
      * or the kit's workers; nor their limits. */

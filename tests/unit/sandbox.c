@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -60,6 +62,13 @@ static void queue_signal_to_parent(void)
 static void leave_group(void) { setsid(); }
 static void set_up_io_uring(void) { syscall(SYS_io_uring_setup, 4, NULL); }
 static void delete_file(void) { unlink("/tmp/tilelab-sandbox-test"); }
+static void map_writable_code(void) { mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); }
+/* Its own code made writable as well (to patch it), through the raw call. */
+static void make_code_writable(void)
+{
+    uintptr_t page = (uintptr_t)make_code_writable & ~(uintptr_t)4095;
+    syscall(SYS_mprotect, (void *)page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+}
 
 Test(sandbox, stops_opening_a_file_for_writing) { expect_stopped(open_for_writing, "open(O_WRONLY|O_CREAT)"); }
 Test(sandbox, stops_opening_a_file_read_write) { expect_stopped(open_read_write, "open(O_RDWR)"); }
@@ -74,6 +83,8 @@ Test(sandbox, stops_queued_signals_to_other_processes)
 Test(sandbox, stops_leaving_the_process_group) { expect_stopped(leave_group, "setsid"); }
 Test(sandbox, stops_io_uring) { expect_stopped(set_up_io_uring, "io_uring_setup"); }
 Test(sandbox, stops_deleting_files) { expect_stopped(delete_file, "unlink"); }
+Test(sandbox, stops_writable_executable_maps) { expect_stopped(map_writable_code, "mmap(PROT_WRITE|PROT_EXEC)"); }
+Test(sandbox, stops_making_code_writable) { expect_stopped(make_code_writable, "mprotect(PROT_WRITE|PROT_EXEC)"); }
 
 static void *nothing(void *arg) { return arg; }
 static void start_thread(void)
@@ -140,6 +151,11 @@ static void allowed_things(void)
     signal(SIGUSR1, SIG_IGN);
     if (raise(SIGUSR1) != 0)
         _exit(5);
+    /* What dlopen does: code mapped read-execute, data read-write, made read-only. */
+    void *code = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *data = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED || data == MAP_FAILED || mprotect(data, 4096, PROT_READ) != 0)
+        _exit(6);
 }
 
 Test(sandbox, allows_what_a_launch_needs)
