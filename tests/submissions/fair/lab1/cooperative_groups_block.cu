@@ -8,10 +8,10 @@
  * one element each, reads coalesced, writes strided.
  * Full marks: the same instructions after inlining, the reference's speed
  * (0.158 of copy on the H100; lab 1 is full from 0.10).
- * CPU mode refuses cooperative_groups.h ("not supported in CPU mode"),
- * documented in cpu/cpu.mk: it cannot run this file.
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * expect: exit 0, score 100
- * expect-cpu-skip: CPU mode does not emulate cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS)
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 #include <cooperative_groups.h>

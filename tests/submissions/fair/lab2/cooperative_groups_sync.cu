@@ -6,9 +6,10 @@
  * rule holds). Otherwise the reference: a [32][32] tile, 32 x 8 threads.
  * Full marks: the same instructions as the reference (0.611 of copy on the
  * H100, 0.456 on the H200; lab 2 is full from 0.35).
- * CPU mode refuses cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS).
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * expect: exit 0, score 100
- * expect-cpu-skip: CPU mode does not emulate cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS)
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 #include <cooperative_groups.h>

@@ -9,10 +9,10 @@
  * Full marks: 16 KB per block, 512 threads; the same coalesced phases and the
  * same 32-way conflicts on the column reads as the 32 x 32 reference (0.611
  * of copy on the H100, 0.456 on the H200; lab 2 is full from 0.35).
- * CPU mode does not emulate cudaFuncSetAttribute ("not supported in CPU
- * mode", cpu/include/cuda_runtime.h).
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * expect: exit 0, score 100
- * expect-cpu-skip: CPU mode does not emulate cudaFuncSetAttribute
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 

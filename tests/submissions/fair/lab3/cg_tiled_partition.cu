@@ -8,9 +8,10 @@
  * The indices are the reference's (32 x 8 threads, [32][33] tile).
  * Full marks: 0 bank conflicts, the reference's accesses and speed (0.985 of
  * copy on the H100, 0.911 on the H200; lab 3 is full from 0.80).
- * CPU mode refuses cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS).
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * expect: exit 0, score 100
- * expect-cpu-skip: CPU mode does not emulate cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS)
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 #include <cooperative_groups.h>

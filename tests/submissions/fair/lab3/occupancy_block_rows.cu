@@ -14,11 +14,12 @@
  * (H200), under perf_low: so the launch caps rows at 8, the reference's,
  * and takes the suggestion only when it is smaller (0.985 of copy on the H100;
  * full from 0.80).
- * CPU mode does not emulate the occupancy API.
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * Graded on an H100 (2026-11-27, seed 20261121): 0.800 of copy, on lab 3's
  * 0.800 mark for the full speed points: 99.94.
  * expect: exit by-score, score 95..100
- * expect-cpu-skip: CPU mode does not emulate cudaOccupancyMaxPotentialBlockSize
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 

@@ -7,9 +7,11 @@
  * holds, and racecheck sees the same two barriers per K-step.
  * Full marks: the reference's instructions (0.175-0.190 of cuBLAS on the
  * H100; full from 0.15).
- * CPU mode refuses cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS).
+ * CPU mode runs it since 2026-11-27 but slowly: graded on a busy 2-core
+ * machine (2026-11-27) its 1000x1x1000 case passed the 10 s kernel deadline
+ * (51.33 of 75: the gated items follow), where the reference's does not.
  * expect: exit 0, score 100
- * expect-cpu-skip: CPU mode does not emulate cooperative_groups.h (cpu/cpu.mk, CPU_REFUSED_HEADERS)
+ * expect-cpu-skip: CPU mode is too slow for its 1000x1x1000 case within lab 4's 10 s kernel deadline on a 2-core machine
  */
 #include "tilelab.h"
 #include <cooperative_groups.h>

@@ -24,9 +24,10 @@
  * (2026-11-27, seed 20261121): 0.317 of copy, so all 20 speed points are
  * lost (the 32-row store pattern costs more than reckoned): 80, an honest
  * score for a correct, slow file. Every other item is full.
- * CPU mode does not run __shfl_sync ("not supported in CPU mode").
+ * CPU mode runs it since 2026-11-27 (cooperative groups, warp
+ * intrinsics, device and occupancy queries: cpu/include/): full marks.
  * expect: exit 1, score 78..85
- * expect-cpu-skip: CPU mode does not emulate __shfl_sync
+ * expect-cpu: exit 0, score max
  */
 #include "tilelab.h"
 
