@@ -13,13 +13,16 @@ CPU_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Icpu/include -Ikit $(addprefix 
 # keeps a float4 or float2 that the source moves whole (into a named local,
 # out of one, then used field by field) one 16- or 8-byte access, as nvcc's
 # ld.global.v4.f32 is, not four 4-byte ones; no tail calls,
-# so a barrier's return address is its own line. -g: the findings name
+# so a barrier's return address is its own line. -fno-threadsafe-statics: a
+# function-local static's guard needs no atomics (libtsan's, never linked)
+# where every CUDA thread is a fiber of one OS thread. -g: the findings name
 # lines (addr2line). -fPIC: the file becomes a shared library, which the
 # worker maps once its sandbox is on (cpu/worker.cc); -fno-semantic-interposition
 # inlines the file's own functions as the executable it once was linked into did;
 # -fno-plt calls the runtime's hooks through the GOT, not a PLT stub.
 CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-func-entry-exit=0 \
-                 -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls
+                 -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls \
+                 -fno-threadsafe-statics
 CPU_LAB_PIC := -fPIC -fno-semantic-interposition -fno-plt
 CPU_OUT := $(OUT)/cpu
 # What a lab file may include in CPU mode, in place of the toolkit's headers.
