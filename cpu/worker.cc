@@ -25,7 +25,6 @@
 #include "tilelab.h"   /* TL_SPARSE_BT_FLOATS: where lab 7's patterns start */
 
 #include <cuda_runtime.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -120,18 +119,7 @@ static char lab_path[4096];
 
 static int lab_open(char *why, size_t len)
 {
-    ssize_t n = readlink("/proc/self/exe", lab_path, sizeof lab_path - 4);
-    if (n <= 0) {
-        snprintf(why, len, "cannot find its own program: %s", strerror(errno));
-        return -1;
-    }
-    memcpy(lab_path + n, ".so", 4);
-    struct stat st;
-    if (stat(lab_path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, len, "the lab file's library %.400s is missing", lab_path);
-        return -1;
-    }
-    return 0;
+    return tl_sandbox_library(lab_path, sizeof lab_path, why, len);
 }
 
 /* Where the library lies: the runtime names code by offsets into it. */
@@ -171,30 +159,6 @@ static int lab_load(char *why, size_t len)
     lab.matmul_dbuf = (matmul_fn)dlsym(so, "launch_matmul_dbuf");
     lab.matmul_sparse = (sparse_fn)dlsym(so, "launch_matmul_sparse");
     return 0;
-}
-
-/* Closes every descriptor open for writing to a file but the output (1, 2)
- * and the reply: nothing the lab file finds open can outlive the sandbox's
- * rule against opening files for writing (grader/worker.cu does the same). */
-static void close_stray_descriptors(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return;
-    int own = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int fd = atoi(e->d_name);
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd <= 2 || fd == reply_fd)
-            continue;
-        struct stat st;
-        int flags = fcntl(fd, F_GETFL);
-        if (fstat(fd, &st) != 0 || flags < 0)
-            continue;
-        if ((flags & O_ACCMODE) != O_RDONLY && S_ISREG(st.st_mode))
-            close(fd);
-    }
-    closedir(d);
 }
 
 int main(void)
@@ -256,7 +220,7 @@ int main(void)
         fprintf(stderr, "CPU worker: %s\n", why);
         return 2;
     }
-    close_stray_descriptors();
+    tl_sandbox_close_files(reply_fd);
     if (!getenv("TILELAB_CPU_NO_SANDBOX") && tl_sandbox_enter(0, why, sizeof why) != 0) {
         fprintf(stderr, "CPU worker: could not enter the sandbox: %s\n", why);
         return 2;

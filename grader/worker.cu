@@ -26,7 +26,6 @@
 #include "guard.h"
 
 #include <cuda_profiler_api.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -94,18 +93,7 @@ static char lab_path[4096];
 
 static int lab_open(char *why, size_t len)
 {
-    ssize_t n = readlink("/proc/self/exe", lab_path, sizeof lab_path - 4);
-    if (n <= 0) {
-        snprintf(why, len, "cannot find its own program: %s", strerror(errno));
-        return -1;
-    }
-    memcpy(lab_path + n, ".so", 4);
-    struct stat st;
-    if (stat(lab_path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, len, "the lab file's library %.400s is missing", lab_path);
-        return -1;
-    }
-    return 0;
+    return tl_sandbox_library(lab_path, sizeof lab_path, why, len);
 }
 
 /* Maps the lab file, inside the sandbox: its code runs from here on. */
@@ -127,32 +115,6 @@ static int lab_load(char *why, size_t len)
     return 0;
 }
 #endif
-
-/* Closes every descriptor open for writing to a file but the output (1, 2):
- * nothing the lab file finds open can outlive the sandbox's rule against
- * opening files for writing. The CUDA driver's device files, event and pipe
- * descriptors are no files, and stay (closing them breaks every launch). */
-static void close_stray_descriptors(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return;
-    int own = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int fd = atoi(e->d_name);
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd <= 2 || fd == TL_WORKER_REQUEST_FD ||
-            fd == TL_WORKER_REPLY_FD)
-            continue;
-        struct stat st;
-        int flags = fcntl(fd, F_GETFL);
-        if (fstat(fd, &st) != 0 || flags < 0)
-            continue;
-        if ((flags & O_ACCMODE) != O_RDONLY && S_ISREG(st.st_mode))
-            close(fd);
-    }
-    closedir(d);
-}
 
 static uint32_t current_seq;
 
@@ -365,7 +327,7 @@ int main(void)
         send_reply(TL_REPLY_SETUP_FAILED, err, 0, 0, 0);
         return TL_EXIT_CANNOT_RUN;
     }
-    close_stray_descriptors();
+    tl_sandbox_close_files(TL_WORKER_REPLY_FD);
 
     fcntl(TL_WORKER_REQUEST_FD, F_SETFL, fcntl(TL_WORKER_REQUEST_FD, F_GETFL) | O_NONBLOCK);
     struct sigaction sa;

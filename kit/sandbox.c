@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -10,7 +11,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -98,6 +101,41 @@ static int fence_writes(char *why, size_t len)
         return -1;
     }
     close(ruleset);
+    return 0;
+}
+
+void tl_sandbox_close_files(int keep)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd <= 2 || fd == keep)
+            continue;
+        struct stat st;
+        int flags = fcntl(fd, F_GETFL);
+        if (fstat(fd, &st) == 0 && flags >= 0 && (flags & O_ACCMODE) != O_RDONLY && S_ISREG(st.st_mode))
+            close(fd);
+    }
+    closedir(d);
+}
+
+int tl_sandbox_library(char *path, size_t size, char *why, size_t len)
+{
+    ssize_t n = size > 4 ? readlink("/proc/self/exe", path, size - 4) : -1;
+    if (n <= 0) {
+        snprintf(why, len, "cannot find its own program: %s", strerror(errno));
+        return -1;
+    }
+    memcpy(path + n, ".so", 4);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, len, "the lab file's library %.400s is missing", path);
+        return -1;
+    }
     return 0;
 }
 

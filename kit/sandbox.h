@@ -32,6 +32,17 @@ extern "C" {
  * folder (its working directory), /tmp, /var/tmp and /dev. 0, else -1 and `why`. */
 int tl_sandbox_enter(int allow_files, char *why, size_t len);
 
+/* Before a worker maps the lab file (grader/worker.cu, cpu/worker.cc):
+ * closes every descriptor open for writing to a regular file but 0-2 and
+ * `keep` (-1: none), so nothing the file finds open outlives the rule
+ * against opening files for writing; device files, pipes and event
+ * descriptors (the CUDA driver's) stay. */
+void tl_sandbox_close_files(int keep);
+
+/* The lab file's library, this program's own path + ".so", into `path`:
+ * 0, else -1 and `why` (missing, or not a regular file). */
+int tl_sandbox_library(char *path, size_t size, char *why, size_t len);
+
 /* "tried to open a file for writing (openat)": what system call `nr` is
  * for, in a student's words. Needs no libseccomp: the judge links it. */
 void tl_sandbox_describe(int nr, char *out, size_t len);
