@@ -57,7 +57,7 @@ $(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h kit/guard.h cp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h kit/lab_launches.h | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@

@@ -22,6 +22,7 @@
 #include "protocol.h"
 #include "runtime.h"
 #include "sandbox.h"
+#include "lab_launches.h"
 #include "tilelab.h"   /* TL_SPARSE_BT_FLOATS: where lab 7's patterns start */
 
 #include <cuda_runtime.h>
@@ -38,18 +39,7 @@
 #include <unistd.h>
 
 /* The launch functions the lab file defines (the others stay NULL). */
-typedef void (*transpose_fn)(const float *, float *, int, int);
-typedef void (*matmul_fn)(const float *, const float *, float *, int, int, int);
-typedef void (*vector_fn)(const float *, float *, int);
-typedef void (*inplace_fn)(float *, int);
-typedef void (*sparse_fn)(const float *, const float *, const unsigned char *, float *, int, int, int);
-static struct {
-    transpose_fn transpose;
-    matmul_fn matmul, matmul_dbuf;
-    vector_fn reverse_blocks, block_sums, pair_sums;
-    inplace_fn transpose_inplace;
-    sparse_fn matmul_sparse;
-} lab;
+static tl_lab_launches lab;
 
 static int reply_fd = -1;
 /* Set by the first signal handler to reply: two blocks may fault at once,
@@ -150,14 +140,7 @@ static int lab_load(char *why, size_t len)
     uintptr_t range[2] = {(uintptr_t)map->l_addr, 0};
     dl_iterate_phdr(find_range, range);
     tlc_set_code(range[0], range[1] > range[0] ? range[1] : UINTPTR_MAX);
-    lab.transpose = (transpose_fn)dlsym(so, "launch_transpose");
-    lab.matmul = (matmul_fn)dlsym(so, "launch_matmul");
-    lab.reverse_blocks = (vector_fn)dlsym(so, "launch_reverse_blocks");
-    lab.block_sums = (vector_fn)dlsym(so, "launch_block_sums");
-    lab.pair_sums = (vector_fn)dlsym(so, "launch_pair_sums");
-    lab.transpose_inplace = (inplace_fn)dlsym(so, "launch_transpose_inplace");
-    lab.matmul_dbuf = (matmul_fn)dlsym(so, "launch_matmul_dbuf");
-    lab.matmul_sparse = (sparse_fn)dlsym(so, "launch_matmul_sparse");
+    lab = tl_lab_launches_of(so);
     return 0;
 }
 

@@ -562,7 +562,6 @@ static code_node *graph_at(const elf_object *o, code_graph *g, size_t section, E
     for (size_t i = 0; i < g->functions; i++)
         if (g->nodes[i].section == section && at >= g->nodes[i].start && at < g->nodes[i].end)
             return &g->nodes[i];
-    (void)o;
     return section < o->nsections ? &g->nodes[g->functions + section] : NULL;
 }
 
@@ -1372,9 +1371,10 @@ static void check_definitions(const elf_object *o, const link_symbols *link)
 
 /* ---- the rubric's allowed_calls, the command line ------------------------- */
 
-/* Adds the patterns of the rubric's `allowed_calls` line, if it has one, and
- * reads its `arithmetic` and `static_device_bytes_max` lines. */
-static void rubric_allowed_calls(const char *path, list *allow)
+/* What inspect takes from the lab's rubric: the patterns of its
+ * `allowed_calls` line, if it has one, added to `allow`, and its
+ * `arithmetic` and `static_device_bytes_max` lines. */
+static void read_rubric(const char *path, list *allow)
 {
     size_t len;
     char *text = read_whole(path, "the rubric", &len);   /* kept: `allow` points into it */
@@ -1444,7 +1444,7 @@ int main(int argc, char **argv)
         else if (!strcmp(flag, "--link-symbols"))
             link_symbols_load(&link, value);
         else if (!strcmp(flag, "--rubric"))
-            rubric_allowed_calls(value, &allow);
+            read_rubric(value, &allow);
         else {
             char why[128];
             snprintf(why, sizeof why, "unknown flag '%.64s'", flag);

@@ -24,6 +24,7 @@
 #include "sandbox.h"
 #include "worker_protocol.h"
 #include "guard.h"
+#include "lab_launches.h"
 
 #include <cuda_profiler_api.h>
 #include <dlfcn.h>
@@ -38,18 +39,7 @@
 #include <unistd.h>
 
 /* The launch functions: the worker calls them through this table. */
-typedef void (*transpose_fn)(const float *, float *, int, int);
-typedef void (*matmul_fn)(const float *, const float *, float *, int, int, int);
-typedef void (*vector_fn)(const float *, float *, int);
-typedef void (*inplace_fn)(float *, int);
-typedef void (*sparse_fn)(const float *, const float *, const unsigned char *, float *, int, int, int);
-static struct {
-    transpose_fn transpose;
-    matmul_fn matmul, matmul_dbuf;
-    vector_fn reverse_blocks, block_sums, pair_sums;
-    inplace_fn transpose_inplace;
-    sparse_fn matmul_sparse;
-} lab;
+static tl_lab_launches lab;
 
 #ifndef TL_WORKER_LOADS_LAB
 /* A kit worker: its launch file defines some of these; the others stay NULL. */
@@ -104,14 +94,7 @@ static int lab_load(char *why, size_t len)
         snprintf(why, len, "cannot load the lab file's library: %s", dlerror());
         return -1;
     }
-    lab.transpose = (transpose_fn)dlsym(so, "launch_transpose");
-    lab.matmul = (matmul_fn)dlsym(so, "launch_matmul");
-    lab.reverse_blocks = (vector_fn)dlsym(so, "launch_reverse_blocks");
-    lab.block_sums = (vector_fn)dlsym(so, "launch_block_sums");
-    lab.pair_sums = (vector_fn)dlsym(so, "launch_pair_sums");
-    lab.transpose_inplace = (inplace_fn)dlsym(so, "launch_transpose_inplace");
-    lab.matmul_dbuf = (matmul_fn)dlsym(so, "launch_matmul_dbuf");
-    lab.matmul_sparse = (sparse_fn)dlsym(so, "launch_matmul_sparse");
+    lab = tl_lab_launches_of(so);
     return 0;
 }
 #endif

@@ -95,12 +95,12 @@ $(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS)
 # The linker's trace of this link names every file it used: the list of
 # names a lab file's global definitions must not collide with
 # (grader/inspect.c --link-symbols) is read from those files.
-$(KIT)/lab-worker $(KIT)/link-symbols.txt: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a mk/link-symbols.sh | need-seccomp
-	@echo "  NVCC  $(KIT)/lab-worker"
-	$(Q)$(NVCC) $(NVFLAGS) $(filter %.o %.a,$^) $(SECCOMP_LIBS) $(LAB_WORKER_LDFLAGS) -Xlinker --trace \
-	    -o $(KIT)/lab-worker > $(KIT)/lab-worker.trace
-	$(Q)sh mk/link-symbols.sh $(KIT)/lab-worker.trace '$(CUDA_HOME)' > $(KIT)/link-symbols.txt.tmp
-	$(Q)mv $(KIT)/link-symbols.txt.tmp $(KIT)/link-symbols.txt
+$(KIT)/lab-worker: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a | need-seccomp
+	@echo "  NVCC  $@"
+	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(LAB_WORKER_LDFLAGS) -Xlinker --trace -o $@ > $@.trace
+$(KIT)/link-symbols.txt: $(KIT)/lab-worker mk/link-symbols.sh
+	$(Q)sh mk/link-symbols.sh $<.trace '$(CUDA_HOME)' > $@.tmp
+	$(Q)mv $@.tmp $@
 $(KIT)/workers/%: $(KIT)/grader/%_launch.cu.o $(WORKER_KIT) $(KIT)/libtilelab.a | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
