@@ -17,10 +17,7 @@ size_t tl_matmul_slot_stride(int m, int n, int k)
 static void prepare(void *ctx)
 {
     tl_timed_matmul *t = (tl_timed_matmul *)ctx;
-    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
-     * process is the lab file's, and no request may see a timed input
-     * before its timed request starts (the judge's fill makes the timed
-     * request pay the GPU's switch back to the worker, as every worker does). */
+    /* The warm-up before the fresh inputs, never after (bench.h: prepare). */
     tl_worker_warm(t->timed.worker);
     uint64_t seed = tl_timed_reseed(&t->timed);
     size_t all = t->stride * t->timed.slots;

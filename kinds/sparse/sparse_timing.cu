@@ -37,10 +37,7 @@ void tl_sparse_upload_b(float *Bt, int n, int k, int slots, size_t stride, tl_sp
 static void prepare(void *ctx)
 {
     tl_timed_sparse *t = (tl_timed_sparse *)ctx;
-    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
-     * process is the lab file's, and no request may see a timed input
-     * before its timed request starts (the judge's fill makes the timed
-     * request pay the GPU's switch back to the worker, as every worker does). */
+    /* The warm-up before the fresh inputs, never after (bench.h: prepare). */
     tl_worker_warm(t->timed.worker);
     uint64_t seed = tl_timed_reseed(&t->timed);
     size_t all = t->stride * t->timed.slots;

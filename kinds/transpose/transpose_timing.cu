@@ -9,10 +9,7 @@
 static void prepare(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;
-    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
-     * process is the lab file's, and no request may see a timed input
-     * before its timed request starts (the judge's fill makes the timed
-     * request pay the GPU's switch back to the worker, as every worker does). */
+    /* The warm-up before the fresh inputs, never after (bench.h: prepare). */
     tl_worker_warm(t->timed.worker);
     tl_fill_hashed(t->in, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
     tl_fill_words_async(t->out, TL_POISON, t->stride * t->timed.slots, 0);
@@ -76,10 +73,7 @@ void tl_timed_transpose_once(tl_timed_transpose *t)
 static void inplace_prepare(void *ctx)
 {
     tl_timed_inplace *t = (tl_timed_inplace *)ctx;
-    /* The warm-up first, then the fresh inputs: once loaded, the whole worker
-     * process is the lab file's, and no request may see a timed input
-     * before its timed request starts (the judge's fill makes the timed
-     * request pay the GPU's switch back to the worker, as every worker does). */
+    /* The warm-up before the fresh inputs, never after (bench.h: prepare). */
     tl_worker_warm(t->timed.worker);
     tl_fill_hashed(t->a, t->stride * t->timed.slots, tl_timed_reseed(&t->timed));
     CHECK_CUDA(cudaStreamSynchronize(0));
