@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static void confirm_at_reply(tl_timed *t);
+
 uint64_t tl_next_secret(uint64_t *state)
 {
     *state += 0x9E3779B97F4A7C15ull;
@@ -53,6 +55,7 @@ void tl_timed_request(tl_timed *t, tl_worker_op op, void *p0, void *p1, void *p2
     if (t->failed && t->outcome.status != TL_RUN_OK)
         return;   /* the worker is gone: no more calls, the samples are void */
     tl_worker_run(t->worker, op, ptrs, args, (unsigned)t->slots, t->slot_bytes, 0, &t->outcome);
+    confirm_at_reply(t);
     t->allocs += t->outcome.device_allocs;
 }
 
@@ -91,4 +94,68 @@ tl_bench_work tl_timed_work(tl_timed *t, tl_work_fn prepare, tl_work_fn run, tl_
 {
     tl_bench_work w = {run, t, t->slots, prepare, check, request_ms};
     return w;
+}
+
+/* ---- the judge's confirmation that the work was done by the reply ---- */
+
+static unsigned *confirm_host;   /* pinned, so the reads stay copy-engine transfers */
+
+void tl_timed_confirm_outputs(tl_timed *t, float *out, size_t floats)
+{
+    t->confirm_out = out;
+    t->confirm_floats = floats;
+    t->confirm_state = t->next_seed ^ 0x5EC0AD5EC0AD5EC0ull;
+}
+
+/* The words at the drawn positions, read by the judge now. */
+static void confirm_read(const tl_timed *t, unsigned *words)
+{
+    if (!confirm_host)
+        CHECK_CUDA(cudaMallocHost((void **)&confirm_host, sizeof(unsigned) * TL_CONFIRM_POINTS));
+    const char *base = (const char *)t->confirm_out;
+    for (int i = 0; i < t->confirm_count; i++)
+        CHECK_CUDA(cudaMemcpyAsync(confirm_host + i, base + t->confirm_at[i], sizeof(unsigned),
+                                   cudaMemcpyDeviceToHost, 0));
+    CHECK_CUDA(cudaStreamSynchronize(0));
+    memcpy(words, confirm_host, sizeof(unsigned) * t->confirm_count);
+}
+
+/* Right after a reply: the outputs as they are now, at fresh secret positions. */
+static void confirm_at_reply(tl_timed *t)
+{
+    t->confirm_count = 0;
+    if (!t->confirm_out || !t->confirm_floats || t->outcome.status != TL_RUN_OK)
+        return;
+    for (int i = 0; i < TL_CONFIRM_POINTS; i++) {
+        uint64_t r = tl_next_secret(&t->confirm_state);
+        /* Half in the last slot, whose launch ends last. */
+        int slot = i % 2 ? t->slots - 1 : (int)(r % (uint64_t)t->slots);
+        size_t element = (size_t)((r >> 16) % t->confirm_floats);
+        t->confirm_at[i] = (size_t)slot * t->slot_bytes + element * sizeof(float);
+    }
+    t->confirm_count = TL_CONFIRM_POINTS;
+    confirm_read(t, t->confirm_seen);
+}
+
+int tl_timed_confirm(tl_timed *t)
+{
+    if (!t->confirm_count)
+        return 0;
+    unsigned now[TL_CONFIRM_POINTS];
+    confirm_read(t, now);
+    for (int i = 0; i < t->confirm_count; i++) {
+        if (now[i] == t->confirm_seen[i])
+            continue;
+        float then_f, now_f;
+        memcpy(&then_f, &t->confirm_seen[i], sizeof then_f);
+        memcpy(&now_f, &now[i], sizeof now_f);
+        int slot = (int)(t->confirm_at[i] / t->slot_bytes);
+        tl_timed_wrong(t, "timed call %d of %d: output element %zu was %g when the reply came and %g later: the "
+                       "reply came before the work was done, so the judge cannot time it. Only the worker "
+                       "replies, after cudaDeviceSynchronize; nothing in a lab file may stand in for either",
+                       t->calls - t->slots + slot + 1, t->calls, t->confirm_at[i] % t->slot_bytes / sizeof(float),
+                       then_f, now_f);
+        return 1;
+    }
+    return 0;
 }

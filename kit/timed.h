@@ -14,6 +14,9 @@
 #include "bench.h"
 #include "remote.h"
 
+/* Output elements the judge reads back right after every reply. */
+enum { TL_CONFIRM_POINTS = 32 };
+
 typedef struct {
     const char *what;           /* "your kernel", "the copy", ... */
     tl_worker *worker;
@@ -23,6 +26,13 @@ typedef struct {
     tl_run_outcome outcome;     /* of the last request */
     int calls, failed;          /* launches checked; samples failed or wrong */
     unsigned allocs;            /* cudaMalloc-family calls the launches made */
+    /* The judge's own look at the outputs as the reply came (tl_timed_confirm). */
+    float *confirm_out;         /* slot i's output at confirm_out + i * slot_bytes; NULL: none */
+    size_t confirm_floats;      /* output floats per slot */
+    uint64_t confirm_state;     /* a secret stream of its own for the positions */
+    size_t confirm_at[TL_CONFIRM_POINTS];
+    unsigned confirm_seen[TL_CONFIRM_POINTS];
+    int confirm_count;
     char verification[800];     /* the first failure, for the report */
     tl_stats stats;
 } tl_timed;
@@ -50,6 +60,18 @@ uint64_t tl_timed_reseed(tl_timed *t);
 void tl_timed_request(tl_timed *t, tl_worker_op op, void *p0, void *p1, void *p2, int a0, int a1, int a2);
 /* After a request: 1 when it failed (the reason kept), else 0 with its calls counted. */
 int tl_timed_request_failed(tl_timed *t);
+/* The outputs the judge confirms: `floats` per slot from `out`. Right after
+ * each reply the judge itself reads TL_CONFIRM_POINTS of them at secret
+ * positions (half in the last slot); tl_timed_confirm, after a check that
+ * passed, reads them again. An element that changed in between was written
+ * after the reply: the reply came before the work was done (a lab file can
+ * rewrite the worker, cudaDeviceSynchronize included), and the sample fails.
+ * The judge's reads go through the copy engine, which does not wait for the
+ * worker's kernels. */
+void tl_timed_confirm_outputs(tl_timed *t, float *out, size_t floats);
+/* After a check that passed: 1 (the sample failed, the reason kept) when an
+ * output changed after the reply, else 0. */
+int tl_timed_confirm(tl_timed *t);
 /* A wrong result found by a check: the first reason is kept. */
 void tl_timed_wrong(tl_timed *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The bench work of a kind whose struct begins with a tl_timed. */

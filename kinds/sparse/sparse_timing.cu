@@ -66,8 +66,10 @@ static void check(void *ctx)
     }
     tl_gpu_check c = tl_check_sparse_matmuls(t->A, t->Bt, t->C, t->m, t->n, t->k, d->slots, t->stride,
                                              CHECKED_ELEMENTS, d->seed ^ 0xC0FFEEull);
-    if (!c.wrong)
+    if (!c.wrong) {
+        tl_timed_confirm(d);
         return;
+    }
     size_t j = (size_t)c.first % t->stride;
     tl_timed_wrong(d, "timed call %d of %d: C(%zu, %zu) = %g is outside the fp32 bound; %llu of %d checked "
                    "elements wrong. Every timed call gets new input and must do all its work",
@@ -87,6 +89,7 @@ void tl_timed_sparse_init(tl_timed_sparse *t, const char *what, tl_worker *worke
     t->m = m;
     t->n = n;
     t->k = k;
+    tl_timed_confirm_outputs(&t->timed, C, (size_t)m * n);
 }
 
 tl_bench_work tl_timed_sparse_work(tl_timed_sparse *t)

@@ -30,8 +30,10 @@ static void check(void *ctx)
     if (tl_timed_request_failed(d) || !t->check_output)
         return;
     tl_gpu_check c = tl_check_transposes(t->in, t->out, t->rows, t->cols, d->slots, t->stride, d->seed);
-    if (!c.wrong)
+    if (!c.wrong) {
+        tl_timed_confirm(d);
         return;
+    }
     size_t j = (size_t)c.first % t->stride;
     if (c.first_in_input)
         tl_timed_wrong(d, "a timed call changed the input at (row %zu, col %zu); %llu elements wrong",
@@ -54,6 +56,8 @@ void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker 
     t->rows = rows;
     t->cols = cols;
     t->check_output = check_output;
+    if (check_output)
+        tl_timed_confirm_outputs(&t->timed, out, (size_t)rows * cols);
 }
 
 tl_bench_work tl_timed_transpose_work(tl_timed_transpose *t)
@@ -97,8 +101,10 @@ static void inplace_check(void *ctx)
         return;
     }
     tl_gpu_check c = tl_check_inplace(t->a, t->n, d->slots, t->stride, d->seed);
-    if (!c.wrong)
+    if (!c.wrong) {
+        tl_timed_confirm(d);
         return;
+    }
     size_t j = (size_t)c.first % t->stride;
     tl_timed_wrong(d, "timed call %d of %d: (row %zu, col %zu) is %g, expected %g; %llu elements wrong. Every "
                    "timed call gets new input and must do all its work",
@@ -113,6 +119,7 @@ void tl_timed_inplace_init(tl_timed_inplace *t, tl_worker *worker, float *a, int
     tl_timed_init(&t->timed, "your kernel", worker, slots, t->stride * sizeof(float), secret);
     t->a = a;
     t->n = n;
+    tl_timed_confirm_outputs(&t->timed, a, (size_t)n * n);
 }
 
 tl_bench_work tl_timed_inplace_work(tl_timed_inplace *t)
