@@ -18,7 +18,10 @@
  * lab 5 its n (reverse, sums, pairs), side N (inplace) or MxKxN (dbuf).
  * --unit: one of lab 5's kernels (reverse, sums, pairs, inplace, dbuf), or
  * of lab 7's (dense: launch_matmul; sparse: launch_matmul_sparse, B drawn
- * with --sparsity's zeros and encoded by the kit's encoder, sparse_encode.h).
+ * with --sparsity's zeros and encoded by the kit's encoder, sparse_encode.h);
+ * lab 7's --shape is for the --unit before it, as on a GPU (--unit dense
+ * --shape S --unit sparse --shape T: one launch each).
+ * Every finding names the case it came from (" [case 67x45x33]").
  * For ./grade --cpu: --ncu-csv writes the counters as ncu --csv does,
  * --sanitizer-logs the findings as compute-sanitizer's tools would.
  *
@@ -315,9 +318,14 @@ static const char *superstep_at(int line)
 }
 
 /* ---- findings, gathered over every case --------------------------------- */
-typedef struct { char kind[16], text[600]; int line, line2; char superstep[64]; } finding;
+/* A finding names the case it was first seen in, and how many other cases
+ * showed it again: a shape the student never asked for (lab 4's counters
+ * case) must not leave them looking for it in the one they did. */
+typedef struct { char kind[16], text[600]; int line, line2; char superstep[64], case_name[64]; int last_case, more_cases; } finding;
 static finding findings[MAX_FINDINGS];
 static int nfindings;
+static const char *case_now = "";   /* the case running now (run_case), and its number */
+static int case_number;
 
 static void add_finding(const char *k, int line, int line2, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -328,15 +336,23 @@ static void add_finding(const char *k, int line, int line2, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    for (int i = 0; i < nfindings; i++)
-        if (!strcmp(findings[i].kind, k) && findings[i].line == line && findings[i].line2 == line2)
-            return;
+    for (int i = 0; i < nfindings; i++) {
+        finding *f = &findings[i];
+        if (strcmp(f->kind, k) || f->line != line || f->line2 != line2)
+            continue;
+        if (f->last_case != case_number)   /* seen again, in a further case (each runs twice) */
+            f->more_cases++, f->last_case = case_number;
+        return;
+    }
     if (nfindings == MAX_FINDINGS)
         return;
     finding *f = &findings[nfindings++];
     snprintf(f->kind, sizeof f->kind, "%s", k);
     snprintf(f->text, sizeof f->text, "%s", text);
     f->line = line, f->line2 = line2;
+    snprintf(f->case_name, sizeof f->case_name, "%s", case_now);
+    f->last_case = case_number;
+    f->more_cases = 0;
     const char *ss = superstep_at(line);
     snprintf(f->superstep, sizeof f->superstep, "%s", ss ? ss : "");
 }
@@ -530,6 +546,7 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
 /* One case: inputs seeded, the worker run, its output checked here. */
 static int run_case(const char *name, int op, int a, int b, int c, int counting)
 {
+    case_now = name, case_number++;
     uint32_t n_in, n_out;
     int cols = 1;   /* the output's row length, for the first mismatch's place */
     switch (op) {
@@ -758,6 +775,19 @@ static int write_ncu_csv(const char *path)
     return fclose(f);
 }
 
+/* Where a finding was seen: " [case 67x45x33]", " [case 67x45x33 and 1 more]". */
+static const char *finding_case(const finding *f)
+{
+    static char buf[128];
+    if (!f->case_name[0])
+        return "";
+    if (f->more_cases)
+        snprintf(buf, sizeof buf, " [case %s and %d more]", f->case_name, f->more_cases);
+    else
+        snprintf(buf, sizeof buf, " [case %s]", f->case_name);
+    return buf;
+}
+
 /* --sanitizer-logs DIR: each finding as the compute-sanitizer tool that
  * would report it (race: racecheck; barrier: synccheck; bounds: memcheck),
  * in DIR/TOOL[-UNIT].log with its exit status in .status (86: findings, as
@@ -781,7 +811,7 @@ static int write_sanitizer_logs(const char *dir, const char *unit)
         for (int i = 0; i < nfindings; i++) {
             if (strcmp(findings[i].kind, tools[k][1]) && !(k == 0 && !strcmp(findings[i].kind, "host")))
                 continue;
-            fprintf(f, "========= %s (CPU mode, no GPU): %s\n", tools[k][2], findings[i].text);
+            fprintf(f, "========= %s (CPU mode, no GPU): %s%s\n", tools[k][2], findings[i].text, finding_case(&findings[i]));
             if (findings[i].superstep[0])
                 fprintf(f, "=========     in SUPERSTEP(%s)\n", findings[i].superstep);
             fprintf(f, "========= \n");   /* the end of one finding (report.c quotes the first) */
@@ -859,6 +889,9 @@ int main(int argc, char **argv)
      * transpose, MxKxN for a matmul, and for one of lab 5's kernels its n,
      * side or MxKxN (as build/labN takes them on a GPU). */
     const char *shapes[MAX_SHAPES], *shape_option[MAX_SHAPES];
+    /* Lab 7: a shape is for the --unit before it (--unit dense --shape S
+     * --unit sparse --shape T), else for the last --unit, else for both. */
+    const char *shape_unit[MAX_SHAPES];
     int nshapes = 0;
     int n_only = 0, no_counters = 0;
     for (int i = 1; i < argc; i++) {
@@ -874,6 +907,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             shape_option[nshapes] = o;
+            shape_unit[nshapes] = unit;
             shapes[nshapes++] = v;
         }
         else if (OPT("--unit")) unit = v;
@@ -1053,6 +1087,12 @@ int main(int argc, char **argv)
             if (sparsity == TL_SPARSE_BLOCKS || sparsity == TL_SPARSE_ELEMENTS)
                 snprintf(dens, sizeof dens, ", density %g", density);
             for (int i = 0; i < nshapes; i++) {
+                const char *u = shape_unit[i] ? shape_unit[i] : unit;
+                if (u && strcmp(u, "dense") && strcmp(u, "sparse")) {
+                    fprintf(stderr, "cpu-check: unknown unit '%s' (dense or sparse)\n", u);
+                    return 2;
+                }
+                dense = !u || !strcmp(u, "dense"), sparse = !u || !strcmp(u, "sparse");
                 s = shape_mm[i];
                 if (dense)
                     CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
@@ -1116,6 +1156,8 @@ int main(int argc, char **argv)
             tl_jw_int(&jw, "line2", findings[i].line2);
             tl_jw_string(&jw, "superstep", findings[i].superstep[0] ? findings[i].superstep : NULL);
             tl_jw_string(&jw, "text", findings[i].text);
+            tl_jw_string(&jw, "case", findings[i].case_name);
+            tl_jw_int(&jw, "more_cases", findings[i].more_cases);
             tl_jw_object_end(&jw);
         }
         tl_jw_array_end(&jw);
@@ -1123,8 +1165,8 @@ int main(int argc, char **argv)
     if (nfindings) {
         printf("\nChecks found:\n");
         for (int i = 0; i < nfindings; i++)
-            printf("  %s%s%s%s\n", findings[i].text, findings[i].superstep[0] ? " [SUPERSTEP " : "",
-                   findings[i].superstep, findings[i].superstep[0] ? "]" : "");
+            printf("  %s%s%s%s%s\n", findings[i].text, findings[i].superstep[0] ? " [SUPERSTEP " : "",
+                   findings[i].superstep, findings[i].superstep[0] ? "]" : "", finding_case(&findings[i]));
     } else {
         printf("\nChecks: no shared-memory race, no barrier problem, no out-of-bounds access.\n");
     }

@@ -207,6 +207,23 @@ Test(cpu_checks, a_missing_second_barrier_races_the_next_load_against_the_multip
     cr_expect(finding(&r, "race", 26, 31), "no race between lines 26 and 31 (Bs):\n%s", log);
 }
 
+/* Issue 29: lab 4's findings did not say which case showed them, and ./grade
+ * adds a counters case the student never asked for. Each names the first
+ * case it was seen in and counts the others, in the JSON and in the
+ * sanitizer logs the report quotes. */
+Test(cpu_checks, every_finding_names_its_case)
+{
+    sh("mkdir -p " WORK "/case-named");
+    run r = cpu_check("lab4", fixture("lab4", "missing_second_barrier"),
+                      "--shape 67x45x33 --counters 64x64x64 --sanitizer-logs " WORK "/case-named", "_case");
+    const tl_json *f = finding(&r, "race", 25, 31);
+    cr_assert(f, "no race between lines 25 and 31:\n%s", run_log(&r));
+    cr_expect_str_eq(tl_json_string(f, "case", ""), "67x45x33", "%s", run_log(&r));
+    cr_expect_eq(tl_json_number(f, "more_cases", -1), 1, "the counters case shows the race too:\n%s", run_log(&r));
+    cr_expect(strstr(slurp(WORK "/case-named/racecheck.log"), "[case 67x45x33 and 1 more]\n"),
+              "the racecheck log the report quotes does not name the case:\n%s", slurp(WORK "/case-named/racecheck.log"));
+}
+
 Test(cpu_checks, a_race_inside_a_superstep_is_named_by_it)
 {
     run r = cpu_check("lab5", fixture("lab5", "dbuf_single_buffer"), "", "");
