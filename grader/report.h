@@ -38,6 +38,8 @@ typedef struct {
         *not_allowed, *not_allowed_file, *counters, *counters_missing, *kit_version;
     const char *counters_failed;  /* the student's launch failed under ncu: the counter points are lost */
     const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
+    const char *counters_timed;   /* rubric counters_timed: ncu's CSV at the timed shape */
+    const char *counters_timed_failed;   /* or why that count failed */
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     int measure_status;

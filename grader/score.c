@@ -269,6 +269,48 @@ static int counter_row(char *out, const char *what, double yours, double ideal, 
 }
 
 
+/*
+ * Rubric counters_timed: ncu counted the launch again at the timed shape.
+ * Counts per request do not depend on the shape (edge tiles aside: the
+ * slack), so a kernel that changes its accesses between the shape it is
+ * counted at and the shape it is timed at is caught. `what` names each
+ * pair, `counted` and `timed` hold the same metric at both shapes. 0 when
+ * they agree or the rubric asks for no second count; else 1, why in `out`.
+ */
+typedef struct {
+    const char *what;
+    double counted, timed, slack;
+} timed_pair;
+
+static int read_timed_counts(const options *o, tl_counters *c, char *out, size_t len)
+{
+    char err[256];
+    if (o->counters_timed_failed) {
+        snprintf(out, len, "at the timed shape your launch failed under ncu: %s", o->counters_timed_failed);
+        return -1;
+    }
+    if (tl_counters_read(o->counters_timed, c, err, sizeof err) != 0) {
+        snprintf(out, len, "at the timed shape ncu's counts could not be read (%s)", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int timed_counts_disagree(const timed_pair *pairs, int n, char *out, size_t len)
+{
+    for (int i = 0; i < n; i++) {
+        const timed_pair *p = &pairs[i];
+        double high = p->counted > p->timed ? p->counted : p->timed;
+        if (fabs(p->counted - p->timed) > p->slack + 0.25 * high) {
+            snprintf(out, len, "%s: %.2f at the counted shape, %.2f at the shape your kernel is timed at. Counts "
+                     "per request do not depend on the shape; a kernel that changes its accesses where it is "
+                     "timed or where it is counted loses these points", p->what, p->counted, p->timed);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Bank conflicts per shared request and sectors per global request, shown to
  * every lab that names counters_shape; lab 3 scores the conflicts. The
  * counters count work, not time: no noise, no margin for a busy GPU. */
@@ -361,8 +403,36 @@ void grade_counters(grade *g, const options *o, int all_passed)
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
         .ld_requests = c.global_ld_requests, .st_requests = c.global_st_requests, .ideal_requests = ideal_requests};
     explain_counters(t->output, OUTPUT_LEN, &reading);
+    /* Where the timing is too (rubric counters_timed), for what this item scores. */
+    char timed_why[512] = "";
+    int timed_off = 0;
+    if (!o->cpu_mode && r->counters_timed > 0 && points > 0 && (o->counters_timed || o->counters_timed_failed)) {
+        tl_counters tc;
+        if (read_timed_counts(o, &tc, timed_why, sizeof timed_why) != 0) {
+            timed_off = 1;
+        } else {
+            timed_pair pairs[2];
+            if (vector) {
+                pairs[0] = (timed_pair){"global loads: sectors/request", ld_sectors,
+                                        tl_per_request(tc.global_ld_sectors, tc.global_ld_requests), 0.5};
+                pairs[1] = (timed_pair){"global stores: sectors/request", st_sectors,
+                                        tl_per_request(tc.global_st_sectors, tc.global_st_requests), 0.5};
+            } else {
+                pairs[0] = (timed_pair){"shared loads: bank conflicts/req", ld_conflicts,
+                                        tl_per_request(tc.shared_ld_conflicts, tc.shared_ld_requests), conflict_slack};
+                pairs[1] = (timed_pair){"shared stores: bank conflicts/req", st_conflicts,
+                                        tl_per_request(tc.shared_st_conflicts, tc.shared_st_requests), conflict_slack};
+            }
+            timed_off = timed_counts_disagree(pairs, 2, timed_why, sizeof timed_why);
+            if (!timed_off)
+                appendf(t->output, OUTPUT_LEN, "counted again at the shape your kernel is timed at (%d launch%s): "
+                        "the same per request.\n", tc.kernels, tc.kernels == 1 ? "" : "es");
+        }
+        if (timed_off)
+            appendf(t->output, OUTPUT_LEN, "%s.\n", timed_why);
+    }
     if (vector) {
-        t->passed = ideal_requests > 0 && !ld_s && !st_s;
+        t->passed = ideal_requests > 0 && !ld_s && !st_s && !timed_off;
         t->score = t->passed ? t->max_score : 0;
         if (!t->passed)
             appendf(t->output, OUTPUT_LEN, "The points need at most %gx the requests of 128-bit accesses (%.0f) on "
@@ -370,7 +440,7 @@ void grade_counters(grade *g, const options *o, int all_passed)
         return;
     }
     if (r->bank_conflict_points > 0) {
-        t->passed = all_conflicts <= r->bank_conflicts_max;
+        t->passed = all_conflicts <= r->bank_conflicts_max && !timed_off;
         t->score = t->passed ? t->max_score : 0;
         if (!t->passed)
             appendf(t->output, OUTPUT_LEN, "%.2f bank conflicts per shared request (loads and stores together); "
@@ -786,9 +856,29 @@ static void grade_uniform_branches(grade *g, const options *o, int all_passed)
         appendf(t->output, OUTPUT_LEN, "  the kit's wide-tile kernel, same shape and B: branch targets %.0f, "
                 "divergent %.0f = %.2f %% (each lane skips its own columns' zeros)\n", wide_targets, wide_divergent,
                 100 * (wide_targets > 0 ? wide_divergent / wide_targets : 0));
-    t->passed = share <= r->divergent_max;
+    int timed_off = 0;
+    if (r->counters_timed > 0 && (o->counters_timed || o->counters_timed_failed)) {   /* where the timing is too */
+        char why[512] = "";
+        tl_counters tc;
+        if (read_timed_counts(o, &tc, why, sizeof why) != 0 || !tc.has_branches) {
+            if (!why[0])
+                snprintf(why, sizeof why, "at the timed shape ncu did not report the branch metrics");
+            timed_off = 1;
+        } else {
+            timed_pair share_pair = {"divergent branch targets over all", share,
+                                     tc.branch_targets > 0 ? tc.divergent_targets / tc.branch_targets : 0,
+                                     r->divergent_max};
+            timed_off = timed_counts_disagree(&share_pair, 1, why, sizeof why);
+            if (!timed_off)
+                appendf(t->output, OUTPUT_LEN, "  at the shape your kernel is timed at: branch targets %.0f, "
+                        "divergent %.0f: the same share\n", tc.branch_targets, tc.divergent_targets);
+        }
+        if (timed_off)
+            appendf(t->output, OUTPUT_LEN, "%s.\n", why);
+    }
+    t->passed = share <= r->divergent_max && !timed_off;
     t->score = t->passed ? t->max_score : 0;
-    if (!t->passed)
+    if (share > r->divergent_max)
         appendf(t->output, OUTPUT_LEN, "your skip diverges: lanes of one warp take different ways at a branch. "
                 "Next: give every lane of a warp the same columns (a tall warp tile: lanes stacked along the rows), "
                 "so a K-block's pattern is the warp's, and branch only on it (handout: Why the tall tile).\n");

@@ -31,9 +31,10 @@ static const char *const visible[UNITS] = {"1x1x1 17x33x65 513x257x129 130x36x26
 
 static void usage(FILE *to, const char *prog)
 {
-    fprintf(to, "usage: %s [--unit dense|sparse [--shape MxKxN]]... [--seed S] [--no-time]\n"
+    fprintf(to, "usage: %s [--unit dense|sparse [--shape MxKxN | --timed-shape]]... [--seed S] [--no-time]\n"
                 "  Checks %s's two products on a few shapes each and times them,\n"
-                "  or the kernels named (--unit) on their visible shapes or on MxKxN only.\n"
+                "  or the kernels named (--unit) on their visible shapes or on MxKxN only,\n"
+                "  or (sparse) on the shape ./grade times for the seed in TILELAB_SEED.\n"
                 "  Part 2 runs every shape twice: B whose zeros change along K (zero, dense\n"
                 "  and partial K-blocks), then B with half its values zero. --no-time only\n"
                 "  checks (for sanitizers and counters). Grading is ./grade's job.\n",
@@ -139,6 +140,18 @@ int main(int argc, char **argv)
                 return TL_EXIT_CANNOT_RUN;
             }
             shape_of[last_unit] = v, i++;
+        } else if (!strcmp(argv[i], "--timed-shape")) {
+            if (last_unit < 0) {
+                fprintf(stderr, "%s: --timed-shape needs a --unit before it (which kernel the shape is for)\n", argv[0]);
+                return TL_EXIT_CANNOT_RUN;
+            }
+            const char *secret = getenv("TILELAB_SEED");
+            tl_mm_shape t = tl_sparse_timed_shape(secret ? strtoull(secret, NULL, 10) : 1,
+                                                  (tl_mm_shape){TL_SPARSE_MEASURE_SIDE, TL_SPARSE_MEASURE_SIDE,
+                                                                TL_SPARSE_MEASURE_SIDE}, NULL);
+            static char timed_text[64];
+            snprintf(timed_text, sizeof timed_text, "%dx%dx%d", t.m, t.k, t.n);
+            shape_of[last_unit] = timed_text;
         } else if (!strcmp(argv[i], "--no-time")) {
             timing = 0;
         } else if (!strcmp(argv[i], "--seed") && v) {

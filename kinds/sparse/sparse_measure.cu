@@ -58,7 +58,7 @@ static void write_stats(tl_json_writer *w, const char *key, const tl_stats *s)
 int main(int argc, char **argv)
 {
     const char *json_path = NULL, *cublas_path = NULL;
-    tl_mm_shape base = {4096, 4096, 4096};
+    tl_mm_shape base = {TL_SPARSE_MEASURE_SIDE, TL_SPARSE_MEASURE_SIDE, TL_SPARSE_MEASURE_SIDE};
     for (int i = 1; i + 1 < argc; i += 2) {   /* the other workers grade names are not needed here */
         if (!strcmp(argv[i], "--json")) json_path = argv[i + 1];
         else if (!strcmp(argv[i], "--cublas-worker")) cublas_path = argv[i + 1];
@@ -76,12 +76,8 @@ int main(int argc, char **argv)
     tl_device_info dev;
     tl_device_open_or_exit(&dev, argv[0]);
 
-    /* The timed shape: each side +- 8 tiles of 32 from the seed. */
-    uint64_t shape_state = secret ^ 0x5BA55E5Bull;
-    tl_mm_shape s = base;
-    s.m = tl_timed_side(&shape_state, base.m);
-    s.k = tl_timed_side(&shape_state, base.k);
-    s.n = tl_timed_side(&shape_state, base.n);
+    uint64_t shape_state;
+    tl_mm_shape s = tl_sparse_timed_shape(secret, base, &shape_state);
     size_t stride = tl_sparse_slot_stride(s.m, s.n, s.k), dense_stride = tl_matmul_slot_stride(s.m, s.n, s.k);
     stride = stride > dense_stride ? stride : dense_stride;
     /* A, C, dense B and three encoded Bs: six buffers of `slots` slots. */

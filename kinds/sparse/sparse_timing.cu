@@ -34,6 +34,18 @@ void tl_sparse_upload_b(float *Bt, int n, int k, int slots, size_t stride, tl_sp
     free(encoded);
 }
 
+tl_mm_shape tl_sparse_timed_shape(uint64_t secret, tl_mm_shape base, uint64_t *rest)
+{
+    uint64_t shape_state = secret ^ 0x5BA55E5Bull;
+    tl_mm_shape s = base;
+    s.m = tl_timed_side(&shape_state, base.m);
+    s.k = tl_timed_side(&shape_state, base.k);
+    s.n = tl_timed_side(&shape_state, base.n);
+    if (rest)
+        *rest = shape_state;
+    return s;
+}
+
 static void prepare(void *ctx)
 {
     tl_timed_sparse *t = (tl_timed_sparse *)ctx;

@@ -34,6 +34,16 @@ size_t tl_sparse_slot_stride(int m, int n, int k);
 void tl_sparse_upload_b(float *Bt, int n, int k, int slots, size_t stride, tl_sparsity kind, double density,
                         uint64_t seed);
 
+/* The side measure-sparse times around (its --shape may change it). */
+enum { TL_SPARSE_MEASURE_SIDE = 4096 };
+
+/* The shape measure-sparse times for the secret (TILELAB_SEED): each side of
+ * `base` +- 8 tiles of 32. ./grade's counters are read there too
+ * (check-sparse --unit sparse --timed-shape). `rest`, if not NULL, gets the
+ * secret stream's state after the shape, from which the measurement draws
+ * its patterns. */
+tl_mm_shape tl_sparse_timed_shape(uint64_t secret, tl_mm_shape base, uint64_t *rest);
+
 void tl_timed_sparse_init(tl_timed_sparse *t, const char *what, tl_worker *worker, float *A, float *Bt, float *C,
                           int m, int n, int k, int slots, uint64_t secret);
 tl_bench_work tl_timed_sparse_work(tl_timed_sparse *t);

@@ -161,10 +161,9 @@ int main(int argc, char **argv)
     m.dev = &dev;
     if (side <= 0)
         side = tl_bench_measure_side(dev.l2_bytes);
-    /* The timed shape: side +- 8 tiles of 32 on each axis, from the seed. */
-    uint64_t shape_state = secret ^ 0x5EED5EEDull;
-    m.rows = tl_timed_side(&shape_state, side);
-    m.cols = tl_timed_side(&shape_state, side);
+    tl_shape timed = tl_transpose_timed_shape(secret, side);
+    m.rows = timed.rows;
+    m.cols = timed.cols;
     size_t n = (size_t)m.rows * m.cols;
     m.bytes = 2.0 * n * sizeof(float);
 

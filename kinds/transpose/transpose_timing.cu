@@ -6,6 +6,15 @@
 
 #include <string.h>
 
+tl_shape tl_transpose_timed_shape(uint64_t secret, int side)
+{
+    uint64_t shape_state = secret ^ 0x5EED5EEDull;
+    tl_shape s;
+    s.rows = tl_timed_side(&shape_state, side);
+    s.cols = tl_timed_side(&shape_state, side);
+    return s;
+}
+
 static void prepare(void *ctx)
 {
     tl_timed_transpose *t = (tl_timed_transpose *)ctx;

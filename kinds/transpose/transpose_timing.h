@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "timed.h"
+#include "shapes.h"
 
 /* Out of place: the copy too (check_output 0: its output is no transpose). */
 typedef struct {
@@ -31,6 +32,11 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The shape measure-transpose times for the secret (TILELAB_SEED): `side`
+ * (tl_bench_measure_side of the GPU's L2) +- 8 tiles of 32 on each axis.
+ * ./grade's counters are read there too (check-transpose --timed-shape). */
+tl_shape tl_transpose_timed_shape(uint64_t secret, int side);
 
 void tl_timed_transpose_init(tl_timed_transpose *t, const char *what, tl_worker *worker, float *in, float *out,
                              int rows, int cols, int slots, int check_output, uint64_t secret);
