@@ -71,17 +71,18 @@ $(OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) mk/submission.mk
 	$(Q)cp $(PUBLIC_HEADERS) $(OUT)/public/
 	$(Q){ printf '#line 1 "%s"\n' '$(SRC)'; LC_ALL=C sed "1s/^$$(printf '\357\273\277')//" '$(SRC)'; } > $(STUDENT_SRC)
 	@echo "  NVCC  $@"
-	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -c $(STUDENT_SRC) -o $@ -MD -MF $(OUT)/student.d
-ifneq ($(words $(wildcard $(STUDENT_SRC) $(OUT)/student.d)),2)
+	@rm -rf $(OUT)/keep && mkdir -p $(OUT)/keep
+	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -c $(STUDENT_SRC) -o $@ -MD -MF $(OUT)/student.d --keep --keep-dir $(OUT)/keep
+	$(Q)mv $(OUT)/keep/$(basename $(notdir $(STUDENT_SRC))).ptx $(OUT)/student.ptx && rm -rf $(OUT)/keep
+ifneq ($(words $(wildcard $(STUDENT_SRC) $(OUT)/student.d $(OUT)/student.ptx)),3)
 $(OUT)/student.o: student-copy-missing
 endif
 .PHONY: student-copy-missing
 $(OUT)/student.d: $(OUT)/student.o
-
-# PTX shows what the kernel does (shared loads and stores, barriers) on any toolkit.
+# The PTX the object was compiled from (nvcc --keep), not a second compile
+# that could differ from it (a file can read __TIME__): what the inspector
+# and ptx-structure read, the kernel's shared accesses, barriers, tensor cores.
 $(OUT)/student.ptx: $(OUT)/student.o
-	@echo "  PTX   $@"
-	$(Q)$(NVCC) $(STUDENT_NVFLAGS) -ptx $(STUDENT_SRC) -o $@
 
 # The worker is the kit's lab worker, copied beside the file's library
 # (worker.so), which it maps once its sandbox is on (grader/worker.cu): no
