@@ -56,11 +56,12 @@ static double *slot(tl_counters *c, const char *metric, int *bit)
         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
         "smsp__sass_branch_targets.sum",
         "smsp__sass_branch_targets_threads_divergent.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
     };
     double *slots[] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
                        &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
                        &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,
-                       &c->divergent_targets};
+                       &c->divergent_targets, &c->ffma};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(metric, names[i])) {
             *bit = 1 << i;
@@ -111,8 +112,9 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
         snprintf(err, errlen, "ncu profiled no kernel (did the launch start one?)");
         return -1;
     }
-    enum { REQUIRED = 0xFF, BRANCHES = 0x300 };   /* the first 8 names; the 2 branch ones */
+    enum { REQUIRED = 0xFF, BRANCHES = 0x300, FFMA = 0x400 };   /* the first 8 names; the 2 branch ones; FMAs */
     c->has_branches = (seen & BRANCHES) == BRANCHES;
+    c->has_ffma = (seen & FFMA) != 0;
     c->missing = 8 - __builtin_popcount((unsigned)seen & REQUIRED);
     if (c->missing) {
         snprintf(err, errlen, "ncu did not report %d of the metrics on this GPU", c->missing);

@@ -19,7 +19,8 @@
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"           \
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"          \
     "smsp__sass_branch_targets.sum,"                            \
-    "smsp__sass_branch_targets_threads_divergent.sum"
+    "smsp__sass_branch_targets_threads_divergent.sum,"          \
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
 
 /* A warp of 32 threads each touching one float moves 128 bytes: 4 sectors of 32. */
 #define TL_IDEAL_SECTORS_PER_REQUEST 4.0
@@ -34,6 +35,10 @@ typedef struct {
      * ways. Optional: CPU mode does not count them (has_branches 0 then). */
     double branch_targets, divergent_targets;
     int has_branches;
+    /* Lab 7: FP32 fused multiply-adds the threads executed (evidence that
+     * zeros were skipped). Optional too (has_ffma). */
+    double ffma;
+    int has_ffma;
     int missing;                          /* required metrics absent from the file */
 } tl_counters;
 

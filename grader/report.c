@@ -78,6 +78,9 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--counters-shape")) o->counters_shape = v;
         else if (!strcmp(k, "--counters-timed")) o->counters_timed = v;
         else if (!strcmp(k, "--counters-timed-failed")) o->counters_timed_failed = v;
+        else if (!strcmp(k, "--ffma-dense")) o->ffma_dense = v;
+        else if (!strcmp(k, "--ffma-quarter")) o->ffma_quarter = v;
+        else if (!strcmp(k, "--ffma-failed")) o->ffma_failed = v;
         else if (!strcmp(k, "--cpu-mode")) o->cpu_mode = v;
         else if (!strcmp(k, "--contrast-counters")) o->contrast_counters = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;

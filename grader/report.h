@@ -40,6 +40,8 @@ typedef struct {
     const char *counters_shape;   /* the shape ncu read (rubric counters_shape, moved by the seed) */
     const char *counters_timed;   /* rubric counters_timed: ncu's CSV at the timed shape */
     const char *counters_timed_failed;   /* or why that count failed */
+    const char *ffma_dense, *ffma_quarter;   /* rubric ffma_ratio_max: ncu's CSVs, B dense and at block density 1/4 */
+    const char *ffma_failed;                 /* or why those counts failed */
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     int measure_status;

@@ -29,7 +29,7 @@ static const struct field {
     NUMBER_FIELD(speedup_high, 1), TEXT_FIELD(speedup_unit, 1), TEXT_FIELD(speedup_next, 1),
     TEXT_FIELD(double_buffered_unit, 1),
     TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_max_requests, 1),
-    NUMBER_FIELD(counters_jitter, 1), TEXT_FIELD(counters_range, 1), NUMBER_FIELD(counters_timed, 1),
+    NUMBER_FIELD(counters_jitter, 1), TEXT_FIELD(counters_range, 1), NUMBER_FIELD(counters_timed, 1), NUMBER_FIELD(ffma_ratio_max, 1),
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
     TEXT_FIELD(counters_unit, 1), NUMBER_FIELD(uniform_points, 1), NUMBER_FIELD(divergent_max, 1),
     TEXT_FIELD(contrast, 1), TEXT_FIELD(bench_series, 1),

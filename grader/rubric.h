@@ -82,6 +82,7 @@ typedef struct {
     double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed */
     char counters_range[32];      /* "LO HI STEP": each side of the counters shape drawn from the seed in LO..HI */
     double counters_timed;        /* 1: ncu counts again at the timed shape; counts per request must agree */
+    double ffma_ratio_max;        /* lab 7: FMAs executed at block density 1/4 over those at 1, at most this, or no speedup points */
     char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
     char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */
     char counters_unit[16];       /* a lab of several kernels: the unit ncu reads at counters_shape (lab 7: sparse) */

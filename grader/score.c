@@ -741,6 +741,8 @@ static void grade_speedup(grade *g, const options *o, int all_passed)
  * follow cuBLAS's time over the sparse kernel's at 1/4, which no lab file
  * can move by slowing its own dense kernel (attacks/lab7/slow_dense_hides_slow_sparse).
  */
+static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric *r);
+
 static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
 {
     const tl_rubric *r = &g->rubric;
@@ -787,10 +789,51 @@ static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
             r->speedup_high, r->speedup_points);
     g->baseline_speedup = quarter;
     t->score = tl_rubric_speedup_points(r, quarter);
+    if (r->ffma_ratio_max > 0 && !skipped_work_shown(t, o, r))
+        t->score = 0;
     t->passed = t->score >= t->max_score;
     if (!t->passed && r->speedup_next[0])
         appendf(t->output, OUTPUT_LEN, "Next: %s\n", r->speedup_next);
     tl_json_free(m);
+}
+
+/*
+ * Lab 7, rubric ffma_ratio_max: time alone cannot tell skipped work from a
+ * dense kernel that is fast enough; the FMAs can. ncu counted the FP32 FMAs
+ * your sparse launch executed at the timed shape with B dense and with 3
+ * K-blocks in 4 zero: skipping leaves about 1/4 of them. 1 when the counts
+ * show it (or could not be taken: ncu missing leaves it unchecked), else 0.
+ */
+static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric *r)
+{
+    if (o->ffma_failed) {
+        appendf(t->output, OUTPUT_LEN, "the FMAs executed could not be counted: %s. No speedup points without "
+                "evidence that work was skipped.\n", o->ffma_failed);
+        return 0;
+    }
+    tl_counters dense, quarter;
+    char err[256];
+    if (!o->ffma_dense || !o->ffma_quarter) {
+        appendf(t->output, OUTPUT_LEN, "FMAs executed: not counted (%s).\n",
+                o->counters_missing ? o->counters_missing : "ncu did not run");
+        return 1;
+    }
+    if (tl_counters_read(o->ffma_dense, &dense, err, sizeof err) != 0 ||
+        tl_counters_read(o->ffma_quarter, &quarter, err, sizeof err) != 0 || !dense.has_ffma || !quarter.has_ffma) {
+        appendf(t->output, OUTPUT_LEN, "FMAs executed: ncu's counts could not be read (%s).\n",
+                err[0] ? err : "no FMA metric");
+        return 1;
+    }
+    double ratio = dense.ffma > 0 ? quarter.ffma / dense.ffma : 1;
+    appendf(t->output, OUTPUT_LEN, "FP32 FMAs your sparse launch executed (ncu, the timed shape): %.4g with B dense, "
+            "%.4g at block density 1/4 = %.3f of them (at most %.2f)\n", dense.ffma, quarter.ffma, ratio,
+            r->ffma_ratio_max);
+    if (ratio <= r->ffma_ratio_max)
+        return 1;
+    appendf(t->output, OUTPUT_LEN, "your sparse kernel does the zero K-blocks' work: no speedup points, whatever "
+            "the time. Next: skip a K-block the pattern says is zero for the whole warp (handout: What sparsity "
+            "buys).\n");
+    return 0;
 }
 
 /* Branch targets and the share of them where the warp's threads went different ways. */

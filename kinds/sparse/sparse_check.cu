@@ -31,10 +31,11 @@ static const char *const visible[UNITS] = {"1x1x1 17x33x65 513x257x129 130x36x26
 
 static void usage(FILE *to, const char *prog)
 {
-    fprintf(to, "usage: %s [--unit dense|sparse [--shape MxKxN | --timed-shape]]... [--seed S] [--no-time]\n"
+    fprintf(to, "usage: %s [--unit dense|sparse [--shape MxKxN | --timed-shape]]... [--blocks D] [--seed S] [--no-time]\n"
                 "  Checks %s's two products on a few shapes each and times them,\n"
                 "  or the kernels named (--unit) on their visible shapes or on MxKxN only,\n"
-                "  or (sparse) on the shape ./grade times for the seed in TILELAB_SEED.\n"
+                "  or (sparse) on the shape ./grade times for the seed in TILELAB_SEED;\n"
+                "  --blocks D: part 2 on B with K-blocks nonzero with probability D alone.\n"
                 "  Part 2 runs every shape twice: B whose zeros change along K (zero, dense\n"
                 "  and partial K-blocks), then B with half its values zero. --no-time only\n"
                 "  checks (for sanitizers and counters). Grading is ./grade's job.\n",
@@ -49,6 +50,11 @@ static tl_case_verdict report(int unit, const char *shape, tl_case_result r)
     return r.verdict;
 }
 
+/* --blocks D: part 2 on one B alone, K-blocks nonzero with probability D
+ * (as the measurement draws them), for ./grade's count of the FMAs executed;
+ * < 0: not given. */
+static double blocks_density = -1;
+
 /* One shape of one unit (two cases for part 2); returns the first bad verdict. */
 static tl_case_verdict check_one(int unit, const char *shape, uint64_t seed)
 {
@@ -59,6 +65,9 @@ static tl_case_verdict check_one(int unit, const char *shape, uint64_t seed)
     }
     if (unit == DENSE)
         return report(unit, shape, tl_matmul_case(mm, seed, TL_MM_FINITE));
+    if (blocks_density >= 0)
+        return report(unit, shape, blocks_density >= 1 ? tl_sparse_case(mm, seed, TL_SPARSE_DENSE, 1)
+                                                       : tl_sparse_case(mm, seed, TL_SPARSE_BLOCKS, blocks_density));
     tl_case_verdict v = report(unit, shape, tl_sparse_case(mm, seed, TL_SPARSE_ALONG_K, 0));
     if (v != TL_CASE_PASS)
         return v;
@@ -152,6 +161,14 @@ int main(int argc, char **argv)
             static char timed_text[64];
             snprintf(timed_text, sizeof timed_text, "%dx%dx%d", t.m, t.k, t.n);
             shape_of[last_unit] = timed_text;
+        } else if (!strcmp(argv[i], "--blocks") && v) {
+            char *end;
+            blocks_density = strtod(v, &end);
+            if (*end || !(blocks_density > 0 && blocks_density <= 1)) {
+                fprintf(stderr, "%s: --blocks takes a density in (0, 1], e.g. 0.25\n", argv[0]);
+                return TL_EXIT_CANNOT_RUN;
+            }
+            i++;
         } else if (!strcmp(argv[i], "--no-time")) {
             timing = 0;
         } else if (!strcmp(argv[i], "--seed") && v) {

@@ -13,7 +13,15 @@
  * pattern of zeros per K-block (tilelab.h). A warp's tile is tall, 128 rows
  * x 16 columns: each lane holds 4 rows and all 32 lanes hold the same 16
  * columns. A column's pattern for a K-block is then the same for every lane
- * of the warp, and so is the branch that skips it.
+ * of the warp, and so is the branch that skips it. The lanes read the 16
+ * patterns themselves (lane l: column l % 16) and __ballot_sync turns them
+ * into two bit masks every lane holds, "nonzero" and "dense", one bit per
+ * column. Slices of 32 values of K arrive by cp.async into a double buffer
+ * while the previous slice is multiplied.
+ *
+ * Learned from: Simon Boehm's SGEMM_CUDA worklog (warp tiles, register
+ * tiles; https://siboehm.com/articles/22/CUDA-MMM) and the CUDA C++
+ * Programming Guide (asynchronous copies, warp vote functions).
  */
 #include "tilelab.h"
 
@@ -27,7 +35,6 @@ enum {
 static_assert(THREADS == (BM / WM) * (BN / WN) * 32, "one warp per warp tile");
 static_assert(WM == 8 * TM && WN == 2 * 4 * TN, "a warp's 32 lanes as 8 x 4, twice along N");
 static_assert(BM == 32 * SM_ROWS && BN == (THREADS / 32) * SM_COLS, "part 2: warps side by side, lanes stacked");
-static_assert(BK % TL_SPARSE_KB == 0, "whole K-blocks per slice of K");
 
 /*
  * Four floats from p, of which `avail` lie inside the matrix: one float4
@@ -138,54 +145,166 @@ void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K
 
 /* ---------------------------------------------------------------- part 2 */
 
-__global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A, const float *Bt,
-                                                              const unsigned char *pattern, float *C, int M,
-                                                              int N, int K, bool vec)
+/*
+ * Part 2's K-loop moves SK = 32 values of K (4 K-blocks) per slice, through
+ * two buffers: while the warps multiply slice s out of one, the copies of
+ * slice s + 1 fly into the other. The copies are cp.async (global memory
+ * straight to shared, no registers in between; CUDA C++ Programming Guide,
+ * "Asynchronous Data Copies"), so the 64 accumulators and A's 32 values keep
+ * the registers. A's tile is stored as it lies, a[m][k], rows padded to
+ * SLD = 36 floats: lane l owns rows l, l + 32, l + 64, l + 96, and the 8
+ * lanes of a quarter-warp then read 8 rows whose float4s start 36 floats
+ * (4 banks) apart: 32 different banks, no conflict.
+ */
+enum { SK = 32, SLD = SK + 4, KBS = SK / TL_SPARSE_KB, STAGE_FLOATS = (BM + BN) * SLD };
+struct sparse_stage {
+    float a[BM][SLD];    /* A's tile, rows of the block's tile */
+    float bt[BN][SLD];   /* Bt's tile: row n is column n of the block's tile of C */
+};
+static const size_t SPARSE_SHARED = 2 * sizeof(sparse_stage);   /* 73,728 bytes: over 48 KB, so asked for at launch */
+static_assert(SK % TL_SPARSE_KB == 0 && KBS == 4, "whole K-blocks per slice, and a column's 4 pattern bytes of a slice in one 32-bit word");
+static_assert(SK * BM / 4 % THREADS == 0, "whole float4s per thread per tile");
+
+/*
+ * cp.async of the 4 floats at matrix + at (`avail` of them inside the
+ * matrix; the rest, or all 4 if avail <= 0, written as zeros) into shared
+ * memory at dst. One
+ * 16-byte copy where float4s are allowed, else four 4-byte ones. Nothing is
+ * read outside the matrix: a copy with source size 0 reads nothing, and its
+ * address is the matrix's first element anyway. CPU mode and GPUs before
+ * sm_80 have no cp.async: a plain copy there, done at once.
+ */
+#if defined(TILELAB_CPU) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800)
+#define COPY_AT_ONCE 1
+#endif
+__device__ __forceinline__ void copy4_async(float *dst, const float *matrix, size_t at, int avail, bool vec)
 {
-    enum { KBS = BK / TL_SPARSE_KB };   /* K-blocks per slice of K */
-    __shared__ __align__(16) float As[BK][BM];
-    __shared__ __align__(16) float Bts[BN][BK];      /* Bt's tile as it lies: a column of C per row */
-    __shared__ __align__(16) unsigned char Ps[KBS][BN];   /* a warp's 16 patterns of a K-block: 16 bytes */
-    const int ld = TL_SPARSE_LD(K), kblocks = ld / TL_SPARSE_KB;
+#ifdef COPY_AT_ONCE
+    for (int q = 0; q < 4; q++)
+        dst[q] = avail > q ? matrix[at + q] : 0.0f;
+#else
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    if (vec) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(avail > 0 ? matrix + at : matrix),
+                     "r"(avail > 0 ? 16 : 0));
+    } else {
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d + 4 * q),
+                         "l"(avail > q ? matrix + at + q : matrix), "r"(avail > q ? 4 : 0));
+    }
+#endif
+}
+
+/* The copies this thread started since the last commit form one group... */
+__device__ __forceinline__ void copy_commit()
+{
+#ifndef COPY_AT_ONCE
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+/* ...and this waits until all but the newest `pending` of its groups have landed. */
+template <int pending> __device__ __forceinline__ void copy_wait()
+{
+#ifndef COPY_AT_ONCE
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+#endif
+}
+
+/* Slice s of A and Bt into a stage: 8 threads per row of 32 floats, 128 neighbouring bytes. */
+__device__ __forceinline__ void copy_slice(sparse_stage &st, const float *A, const float *Bt, int M, int N, int K,
+                                           int ld, int row0, int col0, int s, bool vec_a, bool vec_b)
+{
+#pragma unroll
+    for (int pass = 0; pass < SK * BM / 4 / THREADS; pass++) {
+        const int i = threadIdx.x + pass * THREADS, r = i / (SK / 4), c = i % (SK / 4) * 4, k = s * SK + c;
+        const int m = row0 + r, n = col0 + r;
+        copy4_async(&st.a[r][c], A, (size_t)m * K + k, m < M ? K - k : 0, vec_a);
+        /* Bt's rows are padded with zeros to ld, a multiple of 8. */
+        copy4_async(&st.bt[r][c], Bt, (size_t)n * ld + k, n < N ? ld - k : 0, vec_b);
+    }
+}
+
+/*
+ * Column n's pattern bytes of slice s, K-block by K-block from the low byte
+ * up; 0 past N or past the last K-block. The loads stay inside the pattern
+ * array (the indices are clamped) and no lane branches around them.
+ */
+__device__ __forceinline__ unsigned slice_patterns(const unsigned char *pattern, int N, int kblocks, int n, int s)
+{
+    const unsigned char *row = pattern + (size_t)min(n, N - 1) * kblocks;
+    unsigned word = 0;
+#pragma unroll
+    for (int q = 0; q < KBS; q++) {
+        const int kb = s * KBS + q;
+        const unsigned byte = __ldg(row + min(kb, kblocks - 1));
+        word |= (n < N && kb < kblocks ? byte : 0u) << (8 * q);
+    }
+    return word;
+}
+
+__global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A, const float *Bt,
+                                                                 const unsigned char *pattern, float *C, int M,
+                                                                 int N, int K, bool vec_a, bool vec_b, bool vec_c)
+{
+    extern __shared__ __align__(16) float shared_floats[];
+    sparse_stage *stage = (sparse_stage *)shared_floats;   /* stage[0] and stage[1]: the double buffer */
+    const int ld = TL_SPARSE_LD(K), kblocks = ld / TL_SPARSE_KB, slices = CEIL_DIV(ld, SK);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    /* The tall warp tile: the warp's 16 columns are every lane's; the lane's 4 rows are its own. */
-    const int cols = warp * SM_COLS, rows = lane * SM_ROWS;
+    /* The tall warp tile: the warp's 16 columns are every lane's; rows lane + 32 i are the lane's own. */
+    const int cols = warp * SM_COLS, rows = lane;
+    /* Lane l reads the patterns of the warp's column l % 16 (lanes 16-31 repeat lanes 0-15). */
+    const int my_column = col0 + cols + lane % SM_COLS;
     float acc[SM_ROWS][SM_COLS] = {};
 
-    for (int k0 = 0; k0 < ld; k0 += BK) {
-        load_a_tile(As, A, M, K, row0, k0, vec);
-        /* Bt's rows are padded to whole K-blocks and start on 32 bytes: float4 loads, zero past ld. */
-#pragma unroll
-        for (int pass = 0; pass < BN * BK / 4 / THREADS; pass++) {
-            const int i = threadIdx.x + pass * THREADS, r = i / (BK / 4), c = i % (BK / 4) * 4;
-            const int n = col0 + r, k = k0 + c;
-            *(float4 *)&Bts[r][c] = n < N && k < ld ? *(const float4 *)&Bt[(size_t)n * ld + k]
-                                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        }
-        for (int i = threadIdx.x; i < BN * KBS; i += THREADS) {
-            const int n = col0 + i % BN, kb = k0 / TL_SPARSE_KB + i / BN;
-            Ps[i / BN][i % BN] = n < N && kb < kblocks ? pattern[(size_t)n * kblocks + kb] : 0;
-        }
+    /* slices > 0 always (K >= 1); the test still matters: without it ptxas spills. */
+    if (slices > 0)
+        copy_slice(stage[0], A, Bt, M, N, K, ld, row0, col0, 0, vec_a, vec_b);
+    copy_commit();
+    unsigned next_patterns = slice_patterns(pattern, N, kblocks, my_column, 0);
+
+    for (int s = 0; s < slices; s++) {
+        /* Slice s has landed, for every thread, and every warp is done with slice s - 1... */
+        copy_wait<0>();
         __syncthreads();
-#pragma unroll
+        /* ...so slice s + 1 can fly into that stage while the warps multiply slice s. */
+        if (s + 1 < slices)
+            copy_slice(stage[(s + 1) % 2], A, Bt, M, N, K, ld, row0, col0, s + 1, vec_a, vec_b);
+        copy_commit();
+        const unsigned patterns = next_patterns;
+        if (s + 1 < slices)
+            next_patterns = slice_patterns(pattern, N, kblocks, my_column, s + 1);
+        const float *as = shared_floats + s % 2 * STAGE_FLOATS, *bts = as + BM * SLD;
+
+        /* Rolled on purpose: the body is long, and 4 copies would crowd the instruction cache. */
+#pragma unroll 1
         for (int kb = 0; kb < KBS; kb++) {
-            const int kk = kb * TL_SPARSE_KB;
-            /* The warp's 16 patterns of this K-block, 4 to a word. Every lane reads
-             * the same bytes: the branches below are the warp's, not a lane's. */
-            const uint4 words = *(const uint4 *)&Ps[kb][cols];
-            if ((words.x | words.y | words.z | words.w) == 0)
+            /* The skip decision, made once for the whole warp: bit j of `nonzero` says
+             * column j has a nonzero value in this K-block, bit j of `dense` that all 8
+             * are. Every lane gets the same two words, so every branch below is uniform. */
+            const unsigned p = patterns >> (8 * kb) & 0xFF;
+            const unsigned nonzero = __ballot_sync(0xFFFFFFFFu, p != 0) & 0xFFFFu;
+            const unsigned dense = __ballot_sync(0xFFFFFFFFu, p == 0xFF) & 0xFFFFu;
+            if (nonzero == 0)
                 continue;   /* all 16 columns zero here: not even A is read */
-            float a[TL_SPARSE_KB][SM_ROWS];   /* this lane's 4 rows at each k of the K-block */
+            const int kk = kb * TL_SPARSE_KB;
+            float a[TL_SPARSE_KB][SM_ROWS];   /* this lane's 4 rows at the K-block's 8 k */
 #pragma unroll
-            for (int k = 0; k < TL_SPARSE_KB; k++)
-                *(float4 *)a[k] = *(const float4 *)&As[kk + k][rows];
-            if ((words.x & words.y & words.z & words.w) == 0xFFFFFFFFu) {
-                /* All 16 dense: one branch for the lot, so the compiler can overlap
-                 * the reads of B with the FMAs of other columns. */
+            for (int i = 0; i < SM_ROWS; i++) {
+                const float4 lo = *(const float4 *)&as[(rows + 32 * i) * SLD + kk];
+                const float4 hi = *(const float4 *)&as[(rows + 32 * i) * SLD + kk + 4];
+                a[0][i] = lo.x, a[1][i] = lo.y, a[2][i] = lo.z, a[3][i] = lo.w;
+                a[4][i] = hi.x, a[5][i] = hi.y, a[6][i] = hi.z, a[7][i] = hi.w;
+            }
+            if (dense == 0xFFFFu) {
+                /* All 16 dense: no test between columns, so the compiler can read the
+                 * next column's Bt while this column's FMAs run. */
 #pragma unroll
                 for (int j = 0; j < SM_COLS; j++) {
-                    const float4 lo = *(const float4 *)&Bts[cols + j][kk], hi = *(const float4 *)&Bts[cols + j][kk + 4];
+                    const float4 lo = *(const float4 *)&bts[(cols + j) * SLD + kk];
+                    const float4 hi = *(const float4 *)&bts[(cols + j) * SLD + kk + 4];
                     const float b[TL_SPARSE_KB] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
 #pragma unroll
                     for (int k = 0; k < TL_SPARSE_KB; k++)
@@ -195,15 +314,14 @@ __global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A,
                 }
                 continue;
             }
-            const unsigned word[4] = {words.x, words.y, words.z, words.w};
 #pragma unroll
             for (int j = 0; j < SM_COLS; j++) {
-                const unsigned p = word[j / 4] >> (8 * (j % 4)) & 0xFF;
-                if (p == 0)
-                    continue;   /* a zero K-block: the whole warp skips it, B's values unread */
-                if (p == 0xFF) {
-                    /* A dense K-block, from registers. */
-                    const float4 lo = *(const float4 *)&Bts[cols + j][kk], hi = *(const float4 *)&Bts[cols + j][kk + 4];
+                if (!(nonzero >> j & 1))
+                    continue;   /* a zero K-block: the whole warp skips it, Bt's values unread */
+                if (dense >> j & 1) {
+                    /* A dense K-block: Bt's 8 values (two broadcasts), 32 FMAs from registers. */
+                    const float4 lo = *(const float4 *)&bts[(cols + j) * SLD + kk];
+                    const float4 hi = *(const float4 *)&bts[(cols + j) * SLD + kk + 4];
                     const float b[TL_SPARSE_KB] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
 #pragma unroll
                     for (int k = 0; k < TL_SPARSE_KB; k++)
@@ -212,35 +330,34 @@ __global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A,
                             acc[i][j] += a[k][i] * b[k];
                 } else {
                     /* A partial K-block: its nonzeros only, where the pattern table says.
-                     * A loop, not unrolled: 16 unrolled copies would crowd the dense
-                     * path out of the instruction cache. */
-                    unsigned offsets = TL_PATTERNS.offsets[p];
+                     * Column j's byte is lane j's. A loop, not unrolled: 16 unrolled
+                     * copies would crowd the instruction cache. */
+                    const unsigned pj = __shfl_sync(0xFFFFFFFFu, p, j);
+                    unsigned offsets = TL_PATTERNS.offsets[pj];
 #pragma unroll 1
-                    for (int t = TL_PATTERNS.count[p]; t > 0; t--, offsets >>= 4) {
+                    for (int t = TL_PATTERNS.count[pj]; t > 0; t--, offsets >>= 4) {
                         const int k = kk + (offsets & 15);
-                        const float bk = Bts[cols + j][k];
-                        const float4 av = *(const float4 *)&As[k][rows];
-                        acc[0][j] += av.x * bk;
-                        acc[1][j] += av.y * bk;
-                        acc[2][j] += av.z * bk;
-                        acc[3][j] += av.w * bk;
+                        const float bk = bts[(cols + j) * SLD + k];
+#pragma unroll
+                        for (int i = 0; i < SM_ROWS; i++)
+                            acc[i][j] += as[(rows + 32 * i) * SLD + k] * bk;
                     }
                 }
             }
         }
-        __syncthreads();
     }
+    copy_wait<0>();   /* the last group is empty, but no copy may outlive the kernel */
 
 #pragma unroll
     for (int i = 0; i < SM_ROWS; i++) {
-        const int m = row0 + rows + i;
+        const int m = row0 + rows + 32 * i;
         if (m >= M)
             break;
 #pragma unroll
         for (int j = 0; j < SM_COLS; j += 4) {
             const int n = col0 + cols + j;
             float *p = C + (size_t)m * N + n;
-            if (vec && n + 3 < N) {
+            if (vec_c && n + 3 < N) {
                 *(float4 *)p = make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
             } else {
                 for (int q = 0; q < 4 && n + q < N; q++)
@@ -253,6 +370,11 @@ __global__ void __launch_bounds__(THREADS, 2) matmul_sparse_tall(const float *A,
 void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N,
                           int K)
 {
+    /* 16-byte copies need 16-byte rows and bases: A's rows when K % 4 == 0; Bt's rows
+     * always (ld is a multiple of 8); C's float4 stores when N % 4 == 0. */
+    const bool vec_a = K % 4 == 0 && (size_t)A % 16 == 0, vec_b = (size_t)Bt % 16 == 0;
+    const bool vec_c = N % 4 == 0 && (size_t)C % 16 == 0;
+    CHECK_CUDA(cudaFuncSetAttribute(matmul_sparse_tall, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SPARSE_SHARED));
     dim3 grid(CEIL_DIV(N, BN), CEIL_DIV(M, BM));
-    LAUNCH(matmul_sparse_tall, grid, THREADS)(A, Bt, pattern, C, M, N, K, vector_ok(A, Bt, C, K, N));
+    matmul_sparse_tall<<<grid, THREADS, SPARSE_SHARED>>>(A, Bt, pattern, C, M, N, K, vec_a, vec_b, vec_c);
 }
