@@ -34,6 +34,7 @@ ifneq ($(HAVE_SOLUTIONS),)
 endif
 	@echo "  ./grade [labN]       grade the current lab (./grade --help)"
 	@echo "  ./grade --batch DIR  grade a class, one folder per student, into a gradebook (instructors; --batch --help)"
+	@echo "  ./grade --board DIR  a graded class's boards: pseudonyms, best passing runs, ties (instructors; --board --help)"
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make dist-student    results/dist/tilelab-student.tar.gz: labs, kit, grader, handouts; no solutions or tests"
 	@echo "  make dist-instructor results/dist/tilelab-instructor.tar.gz: every tracked file"
@@ -168,6 +169,7 @@ include mk/ptx.mk
 include mk/plots.mk
 include mk/dist.mk
 include mk/batch.mk
+include mk/board.mk
 include mk/bench.mk
 include mk/handouts.mk
 
