@@ -13,7 +13,7 @@
  * with the shuffles, whole.
  * Score: correct on every test, warp-uniform; part 2's speed is the first
  * kernel's (0.71x cuBLAS at 1/4 on an H100), under the thresholds that now
- * lie above a dense kernel's (0.80x..1.05x): the 10 speedup points go, as
+ * lie above a dense kernel's (0.80x..1.00x): the 10 speedup points go, as
  * they go for the first kernel itself, and the FMAs it skips are counted.
  * expect: exit 1, score 88..92
  * expect-cpu: exit 0, score max
