@@ -63,6 +63,7 @@ typedef struct {
     double gbps, copy_gbps, fraction, noise;   /* fraction: of copy, or of cuBLAS for matmul */
     double gflops, naive_gflops, cublas_gflops;
     double baseline_speedup;      /* lab 5: speed over lab 4's kernel, 0 when not compared */
+    double sparse_over_cublas;    /* lab 7: cuBLAS's dense time over the sparse kernel's at block density 1/4 */
 } grade;
 
 /* ---- lab_kinds.c: what a kind of lab measures, one row per kind ---------- */

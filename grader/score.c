@@ -787,7 +787,7 @@ static void grade_sparse_speedup(grade *g, const options *o, int all_passed)
             tl_json_number(sp, "speedup_half", 0), tl_json_number(sp, "over_cublas_half", 0),
             tl_json_number(d4, "median_ms", 0), tl_json_number(sp, "speedup_quarter", 0), quarter, r->speedup_low,
             r->speedup_high, r->speedup_points);
-    g->baseline_speedup = quarter;
+    g->sparse_over_cublas = quarter;
     t->score = tl_rubric_speedup_points(r, quarter);
     if (r->ffma_ratio_max > 0 && !skipped_work_shown(t, o, r))
         t->score = 0;

@@ -13,6 +13,18 @@
 
 #define OUT "build/tests/report-out"
 
+/* No object of results.json names a key twice (a reader keeps one of them,
+ * and which one is up to the reader). */
+static void assert_unique_keys(const tl_json *j, const char *where)
+{
+    for (const tl_json *a = j ? j->child : NULL; a; a = a->next) {
+        if (j->type == TL_JSON_OBJECT)
+            for (const tl_json *b = a->next; b; b = b->next)
+                cr_assert(strcmp(a->key, b->key) != 0, "%s: the key %s appears twice in one object", where, a->key);
+        assert_unique_keys(a, where);
+    }
+}
+
 /* Runs the report tool with a rubric; returns its exit status and the parsed results.json. */
 static int run_report_with(const char *rubric, const char *args, tl_json **results)
 {
@@ -26,6 +38,7 @@ static int run_report_with(const char *rubric, const char *args, tl_json **resul
     char err[256] = "";
     *results = tl_json_parse_file(OUT "/results.json", err, sizeof err);
     cr_assert(*results, "results.json must always be written and valid: %s", err);
+    assert_unique_keys(*results, rubric);
     return WEXITSTATUS(status);
 }
 
@@ -713,5 +726,58 @@ Test(report, lab6_a_launch_that_fails_under_ncu_loses_the_points_not_the_maximum
     t = test_named(r, "128-bit global loads and stores");
     cr_assert_eq(tl_json_number(t, "score", -1), 20);
     cr_assert(strstr(tl_json_string(t, "output", ""), "960x1088"), "%s", tl_json_string(t, "output", ""));
+    tl_json_free(r);
+}
+
+/* Lab 7, from real captures of ./grade on the reference (H100, 2026-11-27,
+ * seed 20261121): part 2's speedup over cuBLAS has a key named for what it
+ * holds, GFLOP/s are written once, and the FMAs ncu counted at block density
+ * 1/4 and with B dense decide whether the speed counts. */
+#define LAB7 "--tests tests/fixtures/lab7/tests.json --measure tests/fixtures/lab7/measure.json " \
+             "--measure-part tests/fixtures/lab7/measure-sparse.json --counters tests/fixtures/lab7/counters.csv " \
+             "--counters-shape 1024x1024x1024 --contrast-counters tests/fixtures/lab7/contrast.csv " \
+             "--counters-timed tests/fixtures/lab7/counters-timed.csv "
+
+Test(report, lab7_sparse_speedup_is_written_once_under_its_own_name)
+{
+    tl_json *r;
+    run_report_with("labs/lab7-sparse-matmul/lab.rubric", LAB7 "--ffma-dense tests/fixtures/lab7/ffma-dense.csv "
+                    "--ffma-quarter tests/fixtures/lab7/ffma-quarter.csv", &r);
+    const tl_json *extra = tl_json_get(r, "extra_data");
+    double quarter = tl_json_number(extra, "sparse_speedup_over_cublas_quarter", 0);
+    cr_assert(quarter > 1.1 && quarter < 1.3, "cuBLAS's time over the sparse kernel's at 1/4: %g", quarter);
+    cr_assert_null(tl_json_get(extra, "speedup_over_baseline"), "lab 7 has no baseline speedup");
+    const tl_json *t = test_named(r, "speed: skipping zeros");
+    cr_assert_eq(tl_json_number(t, "score", -1), tl_json_number(t, "max_score", -2), "%s", tl_json_string(t, "output", ""));
+    cr_assert(strstr(tl_json_string(t, "output", ""), "= 0.250 of them (at most 0.35)"), "%s",
+              tl_json_string(t, "output", ""));
+    tl_json_free(r);
+}
+
+Test(report, lab7_dense_work_earns_no_speedup_points_whatever_the_time)
+{
+    tl_json *r;
+    run_report_with("labs/lab7-sparse-matmul/lab.rubric", LAB7 "--ffma-dense tests/fixtures/lab7/ffma-dense-no-skip.csv "
+                    "--ffma-quarter tests/fixtures/lab7/ffma-quarter-no-skip.csv", &r);
+    const tl_json *t = test_named(r, "speed: skipping zeros");
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0, "the measured time would earn the points: %s", out);
+    cr_assert(strstr(out, "= 1.000 of them (at most 0.35)") && strstr(out, "does the zero K-blocks' work"), "%s", out);
+    tl_json_free(r);
+}
+
+Test(report, lab7_counts_that_disagree_at_the_timed_shape_lose_the_uniformity_points)
+{
+    tl_json *r;
+    /* The wide-tile kernel's counts stand for a timed shape where the skip diverges. */
+    run_report_with("labs/lab7-sparse-matmul/lab.rubric", "--tests tests/fixtures/lab7/tests.json "
+                    "--measure tests/fixtures/lab7/measure.json --measure-part tests/fixtures/lab7/measure-sparse.json "
+                    "--counters tests/fixtures/lab7/counters.csv --counters-shape 1024x1024x1024 "
+                    "--counters-timed tests/fixtures/lab7/contrast.csv", &r);
+    const tl_json *t = test_named(r, "warp-uniform skips");
+    const char *out = tl_json_string(t, "output", "");
+    cr_assert_eq(tl_json_number(t, "score", -1), 0, "%s", out);
+    cr_assert(strstr(out, "at the shape your kernel is timed at"), "%s", out);
+    cr_assert_null(strstr(out, "your skip diverges"), "the counted shape's share was fine: %s", out);
     tl_json_free(r);
 }
