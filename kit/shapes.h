@@ -1,6 +1,7 @@
 /*
  * shapes.h — the shapes kernels are tested on. Random shapes are drawn from
- * a seed, so the grader, its report and `./grade --seed N` all agree on them.
+ * a seed, so `./grade --seed N` draws the same ones again; the hidden tests
+ * name each shape they drew in tests.json, which the report shows as written.
  */
 #ifndef TILELAB_SHAPES_H
 #define TILELAB_SHAPES_H
@@ -20,8 +21,7 @@ tl_shape tl_random_shape(uint64_t seed, int k, int max_side);
 /* Each side rounded up to a multiple of `multiple` (lab 6: rows that start on 16-byte boundaries). */
 tl_shape tl_round_up_shape(tl_shape s, int multiple);
 
-/* The hidden tests' random shapes per suite, and their largest side (the
- * report names each test's shape from the seed with the same numbers). */
+/* The hidden tests' random shapes per suite, and their largest side. */
 enum { TL_RANDOM_SHAPES = 6, TL_RANDOM_MAX_SIDE = 4096, TL_RANDOM_MM_MAX_SIDE = 1024 };
 /* Lab 5: the clinic's random lengths, the in-place transpose's random sides. */
 enum { TL_RANDOM_CLINIC_MAX_N = 1 << 20, TL_RANDOM_INPLACE_MAX_SIDE = 4096 };
