@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,7 +53,8 @@
 
 enum { CHUNK = 256, MAX_FINDINGS = 64, MAX_SITES = 64, STDERR_KEEP = 4096, MAX_SHAPES = 24 };
 
-static char worker_abs[4096], work_dir[64];
+static char worker_abs[4096], work_dir[4096];
+static volatile pid_t running_worker;   /* the worker of the request under way, 0 between them */
 /* What holds the lab file's code, for addr2line: the worker's library
  * (WORKER.so, which it maps inside its sandbox, cpu/worker.cc), else the worker. */
 static char code_path[4096 + 4];
@@ -110,6 +112,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
         perror("cpu-check: pipe");
         exit(2);
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         perror("cpu-check: fork");
@@ -117,6 +120,11 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
     }
     if (pid == 0) {
         setpgid(0, 0);
+        /* The worker dies with this check, however it ends (a grade stopped
+         * at a batch's time limit): a kernel that never ends must not spin on. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)   /* it ended before the line above */
+            _exit(127);
         if (chdir(work_dir) != 0)   /* an empty folder: nothing of the kit's at hand */
             _exit(127);
         dup2(to[0], 0);
@@ -137,6 +145,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
         _exit(127);
     }
     setpgid(pid, pid);
+    running_worker = pid;
     close(to[0]);
     close(from[1]);
     close(errp[1]);
@@ -187,6 +196,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
     kill(-pid, SIGKILL);   /* the worker's whole group, whatever it started */
     int st = 0;
     waitpid(pid, &st, 0);
+    running_worker = 0;
     close(from[0]);
     close(errp[0]);
     r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -234,7 +244,7 @@ static void symbolize(const char *report)
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
-        } else if (!strcmp(kindw, "counter")) {
+        } else if (!strcmp(kindw, "counter") || !strcmp(kindw, "access")) {
             sscanf(l, "%*[^\t]\t%x", &pcs[0]);
         }
         for (int k = 0; k < 2; k++) {
@@ -357,8 +367,19 @@ static void add_finding(const char *k, int line, int line2, const char *fmt, ...
     snprintf(f->superstep, sizeof f->superstep, "%s", ss ? ss : "");
 }
 
-/* Reads one case's report into findings; counters go into `sites_out`. */
-typedef struct { unsigned pc; char space[8], op[4]; unsigned long long requests, units, ideal; } counter;
+/* Reads one case's report into findings; counters go into `counters`. An
+ * instruction's counts, and (sampled) what the report page draws of it: its
+ * requests above their ideal, its requests by cost ("cost:count,..."), and
+ * one warp's request lane by lane (cpu/runtime.cc, tlc_write_report). */
+typedef struct {
+    unsigned pc;
+    char space[8], op[4];
+    unsigned long long requests, units, ideal;
+    int sampled;
+    unsigned size, warp, sample_units, sample_ideal;
+    unsigned long long block, excess;
+    char by_cost[800], lanes[800], array[96];
+} counter;
 static counter counters[MAX_SITES];
 static int ncounters;
 
@@ -383,12 +404,12 @@ static int read_report(const char *report, int keep_counters)
     host_lines = 0;
     symbolize(report);
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        char line[1024];
+        char line[4096];
         size_t n = strcspn(l, "\n");
         snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
-        char *f[12];
+        char *f[16];
         int nf = 0;
-        for (char *s = line; nf < 12;) {
+        for (char *s = line; nf < 16;) {
             f[nf++] = s;
             char *t = strchr(s, '\t');
             if (!t)
@@ -454,6 +475,24 @@ static int read_report(const char *report, int keep_counters)
             c->requests = strtoull(f[4], NULL, 10);
             c->units = strtoull(f[5], NULL, 10);
             c->ideal = strtoull(f[6], NULL, 10);
+            c->sampled = 0;
+        } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
+            unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
+            for (int i = 0; i < ncounters; i++) {
+                counter *c = &counters[i];
+                if (c->pc != pc)
+                    continue;
+                c->sampled = 1;
+                c->size = (unsigned)atoi(f[4]);
+                c->block = strtoull(f[5], NULL, 10);
+                c->warp = (unsigned)atoi(f[6]);
+                c->sample_units = (unsigned)atoi(f[7]);
+                c->sample_ideal = (unsigned)atoi(f[8]);
+                c->excess = strtoull(f[9], NULL, 10);
+                snprintf(c->by_cost, sizeof c->by_cost, "%s", f[10]);
+                snprintf(c->lanes, sizeof c->lanes, "%s", f[11]);
+                snprintf(c->array, sizeof c->array, "%s", strcmp(f[12], "-") ? f[12] : "");
+            }
         }
     }
     return seen;
@@ -691,6 +730,48 @@ static int by_line(const void *x, const void *y)
     return la != lb ? la - lb : a->pc < b->pc ? -1 : a->pc > b->pc;
 }
 
+/* What the report page draws of one instruction (grader/report_page.c):
+ * requests_above_ideal, requests_by_cost {"sectors or wavefronts": requests},
+ * and "warp": one warp's request, the first the lowest block made there, its
+ * lanes as byte offsets (null: no access), global ones from a 128-byte
+ * boundary (a lane's 32-byte sector is offset / 32), shared ones from the
+ * start of "array" (its bank is offset / 4 % 32). */
+static void write_sample(tl_json_writer *jw, const counter *c)
+{
+    tl_jw_int(jw, "requests_above_ideal", (long long)c->excess);
+    tl_jw_object_begin(jw, "requests_by_cost");
+    for (const char *p = c->by_cost; *p;) {
+        char key[16];
+        unsigned long long n = 0;
+        if (sscanf(p, "%15[0-9]:%llu", key, &n) != 2)
+            break;
+        tl_jw_int(jw, key, (long long)n);
+        p += strcspn(p, ",");
+        p += *p == ',';
+    }
+    tl_jw_object_end(jw);
+    tl_jw_object_begin(jw, "warp");
+    tl_jw_int(jw, "block", (long long)c->block);
+    tl_jw_int(jw, "warp", c->warp);
+    tl_jw_int(jw, "bytes", c->size);
+    tl_jw_int(jw, strcmp(c->space, "shared") ? "sectors" : "wavefronts", c->sample_units);
+    tl_jw_int(jw, "ideal", c->sample_ideal);
+    if (c->array[0])
+        tl_jw_string(jw, "array", c->array);
+    tl_jw_array_begin(jw, "lanes");
+    const char *p = c->lanes;
+    for (int lane = 0; lane < 32 && *p; lane++) {
+        if (*p == '-')
+            tl_jw_string(jw, NULL, NULL);
+        else
+            tl_jw_int(jw, NULL, strtoll(p, NULL, 10));
+        p += strcspn(p, ",");
+        p += *p == ',';
+    }
+    tl_jw_array_end(jw);
+    tl_jw_object_end(jw);
+}
+
 static void print_counters(const char *shape, tl_json_writer *jw)
 {
     unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
@@ -738,6 +819,8 @@ static void print_counters(const char *shape, tl_json_writer *jw)
             tl_jw_int(jw, "requests", (long long)c->requests);
             tl_jw_int(jw, strcmp(c->space, "shared") ? "sectors" : "wavefronts", (long long)c->units);
             tl_jw_int(jw, "ideal", (long long)c->ideal);
+            if (c->sampled)
+                write_sample(jw, c);
             tl_jw_object_end(jw);
         }
         tl_jw_array_end(jw);
@@ -849,6 +932,16 @@ static void remove_work_dir(void)
         rmdir(work_dir);
 }
 
+/* Stopped (Ctrl-C, a grade's time limit): the worker's group and the folder go too. */
+static void on_stop(int sig)
+{
+    if (running_worker > 0)
+        kill(-running_worker, SIGKILL);
+    remove_work_dir();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* What build/labN --cpu says about its options: the option named, and the
  * command as the student typed it. */
 static void option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -956,12 +1049,17 @@ int main(int argc, char **argv)
     snprintf(code_path, sizeof code_path, "%s.so", worker_abs);
     if (access(code_path, R_OK) != 0)
         snprintf(code_path, sizeof code_path, "%s", worker_abs);
-    snprintf(work_dir, sizeof work_dir, "/tmp/tilelab-cpu-XXXXXX");
+    /* Under TMPDIR where one is set (./grade sets one of its own, removed when it ends). */
+    const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    snprintf(work_dir, sizeof work_dir, "%.4000s/tilelab-cpu-XXXXXX", tmp);
     if (!mkdtemp(work_dir)) {
-        fprintf(stderr, "cpu-check: cannot make a folder in /tmp: %s\n", strerror(errno));
+        fprintf(stderr, "cpu-check: cannot make a folder in %s: %s\n", tmp, strerror(errno));
         return 2;
     }
     atexit(remove_work_dir);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGHUP, on_stop);
     /* The shapes, checked before anything runs: each in its kind's form, and not too large. */
     int transpose = !strcmp(kind, "transpose"), supersteps = !strcmp(kind, "supersteps");
     int dbuf = supersteps && unit && !strcmp(unit, "dbuf");

@@ -25,7 +25,8 @@ void tlc_configure(int counting, unsigned threads, uint32_t order);
 void tlc_start(void);
 
 /* Launches, the first bounds finding, host accesses to device memory, races,
- * barrier findings and counters: one tab-separated line each, code
+ * barrier findings, counters and each access instruction's sample warp (the
+ * report page's pictures): one tab-separated line each, code
  * addresses as offsets into the file that holds the lab's code (cpu/judge.c
  * reads them): the lab file's library (tlc_set_code), else this program. */
 void tlc_write_report(FILE *out);

@@ -15,6 +15,10 @@ no-gpu) step "$(head -n1 "$out/probe.log" | sed 's/ Run this on .*//; s/\.$//'):
 *) step "grading in CPU mode (--cpu): no GPU used" ;;
 esac
 rm -f "$out/device.json"   # no GPU described: none was used
+# Every temporary file of CPU mode's checks (cpu-check's folders, the cases'
+# files) in one folder of this grade's, which grade removes at every exit,
+# Ctrl-C and a batch's time limit included (its EXIT trap).
+grade_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilelab-grade.XXXXXX" 2>/dev/null) && TMPDIR=$grade_tmp && export TMPDIR || grade_tmp=
 
 # The CPU kit once for every grade (its own lock), then the file for the CPU.
 if ! locked build/tools make -s --no-print-directory build/tools/ptx-structure >"$out/build.log" 2>&1 ||
@@ -47,15 +51,17 @@ cpu_check_run() {   # LOG ARGS...: cpu-check on the student's CPU worker
     log=$1; shift
     # --timeout 60 per case: the counters case (lab 4: 512^3, every access grouped
     # into warp requests) takes 5 s alone on 2 cores, and shares them with the tests.
-    timeout 600 "$cpu_check" --worker "$cpu_worker" --kind "$kind" --lab "$lab" --source "$src" --seed "$seed" --timeout 60 \
+    # --foreground: in the grade's process group, so stopping the grade (Ctrl-C, a batch's limit) stops it too.
+    timeout --foreground 600 "$cpu_check" --worker "$cpu_worker" --kind "$kind" --lab "$lab" --source "$src" --seed "$seed" --timeout 60 \
         --sanitizer-logs "$out" "$@" >"$out/$log" 2>&1
 }
 if [ -n "$units" ]; then
     step "checking each kernel for races, barriers and bounds (CPU mode)"
     ( for unit in $units; do
+          # --json: each kernel's findings, typed, for the report page (grader/report_page.c).
           case $(unit_shape "$unit") in
-          *x*) cpu_check_run "cpu-check-$unit.log" --unit "$unit" --mnk "$(unit_shape "$unit")" ;;
-          *) cpu_check_run "cpu-check-$unit.log" --unit "$unit" --n "$(unit_shape "$unit")" ;;
+          *x*) cpu_check_run "cpu-check-$unit.log" --json "$out/cpu-check-$unit.json" --unit "$unit" --mnk "$(unit_shape "$unit")" ;;
+          *) cpu_check_run "cpu-check-$unit.log" --json "$out/cpu-check-$unit.json" --unit "$unit" --n "$(unit_shape "$unit")" ;;
           esac
       done ) &
 else

@@ -11,7 +11,11 @@
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet] [--kit-version V]
  *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
- *          [--cpu-mode NOTE]
+ *          [--cpu-mode NOTE] [--html PATH]
+ *
+ * --html PATH: report.html too, the grade drawn (report_page.c).
+ * report --figures RUN_DIR SOURCE PREFIX: its pictures, one page each, from a
+ * CPU-mode grade's folder (the handouts', tools/handouts/figures.sh).
  *
  * --cpu-mode NOTE: graded in CPU mode (./grade --cpu, no GPU): the report and
  * results.json say so with NOTE (the shapes capped), and every speed item is
@@ -84,6 +88,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--cpu-mode")) o->cpu_mode = v;
         else if (!strcmp(k, "--contrast-counters")) o->contrast_counters = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
+        else if (!strcmp(k, "--html")) o->html = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -118,6 +123,8 @@ int main(int argc, char **argv)
         puts(TL_COUNTER_METRICS);
         return 0;
     }
+    if (argc == 5 && !strcmp(argv[1], "--figures"))   /* the handouts' pictures: --figures RUN_DIR SOURCE PREFIX */
+        return write_figure_files(argv[2], argv[3], argv[4]) == 0 ? 0 : 2;
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     static grade g;
@@ -184,6 +191,9 @@ int main(int argc, char **argv)
         print_report(&g, &o);
     write_results(&g, &o);
     append_history(&g, &o);
+    /* The page adds to the text report; a page that cannot be written costs no grade. */
+    if (o.html && write_report_page(&g, &o, o.html) != 0)
+        fprintf(stderr, "grade: could not write %s (the text report above is the grade)\n", o.html);
     if (g.could_not_grade)
         return 2;
     return fabs(total(&g, 0) - total(&g, 1)) < 1e-9 ? 0 : 1;

@@ -44,6 +44,7 @@ typedef struct {
     const char *ffma_failed;                 /* or why those counts failed */
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
+    const char *html;             /* --html PATH: report.html, the grade drawn (report_page.c) */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -155,5 +156,17 @@ void print_report(const grade *g, const options *o);
 void write_results(const grade *g, const options *o);
 /* One row of the history CSV for a graded run. */
 void append_history(const grade *g, const options *o);
+
+/* ---- report_page.c: the grade drawn ---------------------------------------- */
+
+/* report.html at `path`: the score, the performance beside its references, and
+ * (CPU mode) each access line's warp from cpu-check.json in the same folder.
+ * Written whole or not at all; -1 when it could not be. */
+int write_report_page(const grade *g, const options *o, const char *path);
+/* The same pictures, each alone on a page PREFIX-<space>-<op>.html (and
+ * PREFIX-timeline-<kernel>.html), from a CPU-mode grade's folder `dir`, for
+ * the handouts (report --figures, tools/handouts/figures.sh); "PATH WIDTH
+ * HEIGHT" a line on stdout. 0, or -1 when one could not be written. */
+int write_figure_files(const char *dir, const char *source, const char *prefix);
 
 #endif

@@ -62,7 +62,9 @@ dist-student dist-instructor: dist-%:
 
 # `make gradescope LAB=labN`: results/dist/tilelab-gradescope-labN.zip, an
 # autograder for Gradescope. At the zip's root: setup.sh and run_autograder
-# (tools/gradescope/), autograder.conf (the lab and the mode), and tilelab/,
+# (tools/gradescope/), autograder.conf (the lab and the mode), not_graded.sh
+# (grader/'s "could not grade" writer, which run_autograder uses even where
+# the kit is missing), and tilelab/,
 # the student kit as dist-student stages it (hidden tests compiled). Gradescope
 # unpacks it into /autograder/source; handouts/instructors.md walks through it.
 GRADESCOPE_DIR := tools/gradescope
@@ -76,9 +78,9 @@ gradescope:
 	@work=$$(pwd)/$(B)/dist/gradescope-$(LAB).$$$$; root=$$work/zip; stage=$$root/tilelab; \
 	rm -rf "$$work" && mkdir -p "$$stage" $(DIST) && \
 	$(call dist_stage,student) && \
-	cp $(GRADESCOPE_DIR)/setup.sh $(GRADESCOPE_DIR)/run_autograder "$$root/" && chmod 755 "$$root/setup.sh" "$$root/run_autograder" && \
+	cp $(GRADESCOPE_DIR)/setup.sh $(GRADESCOPE_DIR)/run_autograder grader/not_graded.sh "$$root/" && chmod 755 "$$root/setup.sh" "$$root/run_autograder" && \
 	sed 's/^lab=.*/lab=$(LAB)/' $(GRADESCOPE_DIR)/autograder.conf > "$$root/autograder.conf" && \
-	(cd "$$root" && $(zip_cmd.$(ZIP_TOOL)) "$$work.zip" setup.sh run_autograder autograder.conf tilelab) && \
+	(cd "$$root" && $(zip_cmd.$(ZIP_TOOL)) "$$work.zip" setup.sh run_autograder autograder.conf not_graded.sh tilelab) && \
 	mv -f "$$work.zip" $(DIST)/tilelab-gradescope-$(LAB).zip && \
-	echo "$(DIST)/tilelab-gradescope-$(LAB).zip: setup.sh, run_autograder, autograder.conf (lab=$(LAB), mode=local) and the student kit in tilelab/ ($$(find "$$stage" -type f | wc -l | tr -d ' ') files); upload it as the assignment's autograder"; \
+	echo "$(DIST)/tilelab-gradescope-$(LAB).zip: setup.sh, run_autograder, autograder.conf (lab=$(LAB), mode=local; mode=cpu grades without a GPU), not_graded.sh and the student kit in tilelab/ ($$(find "$$stage" -type f | wc -l | tr -d ' ') files); upload it as the assignment's autograder"; \
 	status=$$?; rm -rf "$$work" "$$work.zip"; exit $$status

@@ -19,3 +19,11 @@ $(B)/tools/rubric-table: tools/handouts/rubric_table.c grader/rubric.c grader/ru
 .PHONY: handout-tables
 handout-tables: $(B)/tools/rubric-table
 	$(B)/tools/rubric-table --update $(wildcard handouts/*.md)
+
+# The handouts' access pictures (handouts/img/access/*.png): the report page's
+# figures of the reference solutions' CPU-mode grades, and of the contrasts
+# their lessons draw, photographed by a headless Chromium; rerun after a
+# reference or the page changes (tools/handouts/figures.sh).
+.PHONY: handout-figures
+handout-figures:
+	@sh tools/handouts/figures.sh

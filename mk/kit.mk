@@ -113,7 +113,7 @@ $(KIT)/probe: $(KIT)/grader/probe.cu.o $(KIT)/libtilelab.a
 # Host-only: the score-and-report step needs no GPU and no nvcc. Its parts
 # (grader/report.h): the pipeline, scoring, explaining, locating, output.
 REPORT_SOURCES := grader/report.c grader/score.c grader/explain.c grader/locate.c grader/output.c \
-                  grader/report_text.c grader/lab_kinds.c grader/rubric.c grader/counters.c \
+                  grader/report_text.c grader/lab_kinds.c grader/rubric.c grader/counters.c grader/report_page.c \
                   kit/json.c kit/csv.c kit/shapes.c kit/matrix.c
 $(B)/tools/report: $(REPORT_SOURCES) $(KIT_HEADERS)
 	@mkdir -p $(@D)

@@ -4,7 +4,9 @@
  * ./grade (tests/fixtures/batch/fake-grade) that does what each file's
  * "// fake-grade:" lines say: score, flags, hang, die. Pinned here: which
  * files count as which lab, the gradebook rows, that a hanging or crashing
- * submission costs only its student, skip-if-graded, --force, --lab, the seed.
+ * submission costs only its student, skip-if-graded, --force, --lab, the seed,
+ * names as browsers and LMSs give them, --cpu and the mode column (issue 33;
+ * real CPU-mode batches: tests/cpu/batch.c).
  * No GPU needed. Each test grades its own copy of the class in its own folder,
  * build/tests/batch/<test>.<pid>, removed when the test passes.
  */
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,26 +99,25 @@ Test(batch, gradebook_has_a_row_per_student_and_lab)
     cr_assert_eq(status, 0, "failing students must not fail the batch:\n%s", batch_file("stdout.txt"));
 
     const char *book = batch_file("out/gradebook.csv");
-    cr_assert_eq(tool_lines(book), 8, "a header and 7 rows (eve's unbuildable path included):\n%s", book);
-    cr_assert(!strncmp(book, "student,lab,score,max_score,fraction_of_copy,flags,results\n", 59), "header:\n%s", book);
-    const char *rows[][2] = {   /* the row up to its results path; that path after the test's folder */
-        {"alice,lab1,80,100,0.4321,race,", "/out/alice/lab1/results.json"},
-        {"alice,lab2,100,100,,,", "/out/alice/lab2/results.json"},
-        {"carol,lab1,0,100,,not-graded,", "/out/carol/lab1/results.json"},
-        {"carol,lab3,66.67,100,,wrong out-of-bounds,", "/out/carol/lab3/results.json"},
+    cr_assert_eq(tool_lines(book), 8, "a header and 7 rows (eve's path with a space included):\n%s", book);
+    cr_assert(!strncmp(book, "student,lab,score,max_score,fraction_of_copy,flags,results,mode\n", 64), "header:\n%s", book);
+    const char *rows[][3] = {   /* the row up to its results path; that path after the test's folder; the mode */
+        {"alice,lab1,80,100,0.4321,race,", "/out/alice/lab1/results.json", ",GPU"},
+        {"alice,lab2,100,100,,,", "/out/alice/lab2/results.json", ",GPU"},
+        {"carol,lab1,0,100,,not-graded,", "/out/carol/lab1/results.json", ","},
+        {"carol,lab3,66.67,100,,wrong out-of-bounds,", "/out/carol/lab3/results.json", ",GPU"},
+        {"eve smith,lab1,100,100,,,", "/out/eve smith/lab1/results.json", ",GPU"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char row[600];
-        snprintf(row, sizeof row, "%s%s%s", rows[i][0], batch_dir, rows[i][1]);
+        snprintf(row, sizeof row, "%s%s%s%s", rows[i][0], batch_dir, rows[i][1], rows[i][2]);
         cr_assert(batch_has_line(book, row, 0), "missing row\n  %s\nin the gradebook:\n%s", row, book);
     }
     /* The maximum of a submission never graded comes from the real rubric: not pinned. */
-    cr_assert(batch_has_line(book, "bob,lab1,0,", 1) && strstr(book, batch_at("/out/bob/lab1/results.json\n")) &&
+    cr_assert(batch_has_line(book, "bob,lab1,0,", 1) && strstr(book, batch_at("/out/bob/lab1/results.json,\n")) &&
               strstr(book, ",,timeout not-graded,"), "gradebook:\n%s", book);
-    cr_assert(batch_has_line(book, "bob,lab2,0,", 1) && strstr(book, batch_at("/out/bob/lab2/results.json\n")) &&
+    cr_assert(batch_has_line(book, "bob,lab2,0,", 1) && strstr(book, batch_at("/out/bob/lab2/results.json,\n")) &&
               strstr(book, ",,crash not-graded,"), "gradebook:\n%s", book);
-    cr_assert(batch_has_line(book, "eve smith,lab1,0,", 1), "gradebook:\n%s", book);
-    cr_assert(strstr(book, batch_at("/out/eve smith/lab1/results.json\n")), "gradebook:\n%s", book);
     cr_assert(!strstr(book, "dave"), "dave handed in nothing: no rows\n%s", book);
     batch_done();
 }
@@ -131,10 +133,11 @@ Test(batch, every_layout_finds_its_file_and_nothing_else)
         {"lab2", "/class/bob/labs/lab2-shared-tile/transpose.cu"},
         {"lab1", "/class/carol/tilelab/labs/lab1-naive-transpose/transpose.cu"},
         {"lab3", "/class/carol/lab3.cu"},
+        {"lab1", "/class/eve smith/lab1.cu"},
     };
     const char *log = batch_file("invocations");
-    cr_assert_eq(tool_lines(log), 6, "six gradable submissions (not lab10-notes.cu, .hidden/, __MACOSX/, "
-                 "nor eve's path with a space):\n%s", log);
+    cr_assert_eq(tool_lines(log), 7, "seven submissions, eve's path with a space too (not lab10-notes.cu, "
+                 ".hidden/, __MACOSX/):\n%s", log);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         char line[600];
         snprintf(line, sizeof line, "%s %s%s 7", expected[i][0], batch_dir, expected[i][1]);
@@ -144,7 +147,7 @@ Test(batch, every_layout_finds_its_file_and_nothing_else)
     cr_assert(strstr(out, "[1/7] alice lab1: 80/100 ("), "batch output:\n%s", out);
     cr_assert(strstr(out, "[6/7] carol lab3: 66.67/100 ("), "batch output:\n%s", out);
     cr_assert(strstr(out, " left) wrong out-of-bounds\n"), "batch output:\n%s", out);
-    cr_assert(strstr(out, "[7/7] eve smith lab1: not graded (rename"), "batch output:\n%s", out);
+    cr_assert(strstr(out, "[7/7] eve smith lab1: 100/100 ("), "batch output:\n%s", out);
     /* Progress, the batch's own lines and nothing else (no shell errors). */
     for (const char *p = out; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
         cr_assert(*p == '[' || !strncmp(p, "batch: ", 7) || !strncmp(p, "gradebook: ", 11),
@@ -201,7 +204,7 @@ Test(batch, a_rerun_skips_what_is_graded_and_force_regrades)
     batch_forget_invocations();
     cr_assert_eq(batch_run("--force"), 0);
     log = batch_file("invocations");
-    cr_assert_eq(tool_lines(log), 6, "--force regrades every gradable submission:\n%s", log);
+    cr_assert_eq(tool_lines(log), 7, "--force regrades every submission:\n%s", log);
     batch_done();
 }
 
@@ -216,7 +219,7 @@ Test(batch, one_lab_at_a_time_keeps_the_other_labs_rows)
 
     batch_forget_invocations();
     cr_assert_eq(batch_run("--lab lab1"), 0);
-    cr_assert_eq(tool_lines(batch_file("invocations")), 3, "alice, bob, carol");
+    cr_assert_eq(tool_lines(batch_file("invocations")), 4, "alice, bob, carol, eve smith");
     const char *book = batch_file("out/gradebook.csv");
     cr_assert_eq(tool_lines(book), 6, "lab1 for four students and the earlier lab3 row:\n%s", book);
     cr_assert(batch_has_line(book, "carol,lab3,66.67,", 1), "gradebook:\n%s", book);
@@ -237,7 +240,7 @@ Test(batch, the_class_keeps_one_seed)
     batch_forget_invocations();
     cr_assert_eq(batch_run("--lab lab1 --force"), 0);
     const char *log = batch_file("invocations");
-    cr_assert_eq(tool_lines(log), 3, "invocations:\n%s", log);
+    cr_assert_eq(tool_lines(log), 4, "invocations:\n%s", log);
     char ending[40];
     snprintf(ending, sizeof ending, " %s\n", seed);
     for (const char *p = log; *p; p = strchr(p, '\n') + 1) {
@@ -257,6 +260,7 @@ Test(batch, bad_usage_exits_2)
         " %s/class --lab lab99",
         " %s/class --timeout 0",
         " %s/class --seed -3",
+        " %s/class --seed 18446744073709551616",   /* 2^64: the judges read 64 bits */
         " %s/class --out",           /* no value */
         " %s/no-such-class",
         " %s/class/dave",            /* no student folders in it */
@@ -306,5 +310,83 @@ Test(batch, gradebook_cells_never_start_a_formula)
     cr_assert(batch_has_line(book, "'-2+3,lab1,5,10,", 1), "%s", book);
     cr_assert(batch_has_line(book, "'@SUM(A1),lab1,5,10,", 1), "%s", book);
     cr_assert(batch_has_line(book, "+1,lab1,5,10,", 1), "a plain number is data, not a formula:\n%s", book);
+    batch_done();
+}
+
+/* Issue 33: every name a browser or an LMS gives a file or a folder is graded
+ * as it is (spaces, quotes, parentheses, non-ASCII, a leading dash, shell
+ * syntax), and none of them runs as a command. */
+Test(batch, every_name_a_browser_or_an_lms_gives_is_graded)
+{
+    batch_fresh("names");
+    static const char *const files[] = {
+        "ann/lab1 (1).cu",                 /* a browser's second download */
+        "bo \"the\" q/lab1.cu",            /* double quotes */
+        "dot's/lab1 'final'.cu",           /* single quotes */
+        "\xc3\xa9mile/Lab1 \xe2\x80\x93 copie.cu",   /* émile/Lab1 – copie.cu */
+        "-dash/lab1.cu",                   /* a leading dash */
+        "--help/lab1.cu",
+        "gus/lab1$(touch pwned).cu",       /* shell syntax: a name, never a command */
+        "hu/my labs/lab1-naive-transpose/transpose.cu",
+        "ivy/lab1;echo x & y.cu",
+        "jo/[lab1] * ?.cu",                /* glob characters: lab1 starts the name only after '[' */
+        "ky/lab1 [v2] *.cu",
+    };
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s/class && mkdir -p %s/class", batch_dir, batch_dir);
+    cr_assert_eq(system(cmd), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/class/%s", batch_dir, files[i]);
+        for (char *slash = strchr(path + strlen(batch_dir) + 7, '/'); slash; slash = strchr(slash + 1, '/')) {
+            *slash = '\0';   /* each folder on the way, made without a shell */
+            mkdir(path, 0755);
+            *slash = '/';
+        }
+        FILE *f = fopen(path, "w");
+        cr_assert(f, "cannot make %s", path);
+        fputs("// fake-grade: score 7\n", f);
+        fclose(f);
+    }
+    cr_assert_eq(batch_run("--lab lab1 --seed 9"), 0, "%s", batch_file("stdout.txt"));
+    const char *log = batch_file("invocations");
+    int expected = (int)(sizeof files / sizeof files[0]) - 1;   /* jo's "[lab1] * ?.cu" is no lab1 file */
+    cr_assert_eq(tool_lines(log), expected, "every student's file is graded, as it is named:\n%s\n%s", log,
+                 batch_file("stdout.txt"));
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (!strncmp(files[i], "jo/", 3))
+            continue;
+        char line[1200];
+        snprintf(line, sizeof line, "lab1 %s/class/%s 9", batch_dir, files[i]);
+        cr_assert(batch_has_line(log, line, 0), "not graded under its own name: %s\ninvocations:\n%s", line, log);
+    }
+    const char *book = batch_file("out/gradebook.csv");
+    cr_assert_eq(tool_lines(book), expected + 1, "%s", book);
+    cr_assert(batch_has_line(book, "\"bo \"\"the\"\" q\",lab1,7,100,,,", 1), "%s", book);
+    cr_assert(batch_has_line(book, "'-dash,lab1,7,100,,,", 1), "a leading dash is data:\n%s", book);
+    cr_assert(batch_has_line(book, "\xc3\xa9mile,lab1,7,100,,,", 1), "%s", book);
+    cr_assert(!strstr(batch_file("stdout.txt"), "not graded"), "%s", batch_file("stdout.txt"));
+    struct stat st;
+    cr_assert(stat("pwned", &st) != 0 && stat(batch_at("/pwned"), &st) != 0, "a file name ran as a command");
+    batch_done();
+}
+
+/* --cpu: every grade is asked for CPU mode, and the gradebook says so in its
+ * mode column, for the grades that never finished too (a time-out, a crash). */
+Test(batch, cpu_mode_is_asked_of_every_grade_and_the_gradebook_says_so)
+{
+    batch_fresh("cpu");
+    cr_assert_eq(batch_run("--cpu --seed 5"), 0, "%s", batch_file("stdout.txt"));
+    const char *log = batch_file("invocations");
+    cr_assert_eq(tool_lines(log), 7, "%s", log);
+    for (const char *p = log; *p; p = strchr(p, '\n') + 1)
+        cr_assert(!strncmp(strchr(p, '\n') - 4, " cpu", 4), "a grade without --cpu:\n%s", log);
+    const char *book = batch_file("out/gradebook.csv");
+    cr_assert_eq(tool_lines(book), 8, "%s", book);
+    int rows = 0;
+    for (const char *p = strchr(book, '\n') + 1; *p; p = strchr(p, '\n') + 1, rows++)
+        cr_assert(!strncmp(strchr(p, '\n') - 9, ",CPU mode", 9), "a row without CPU mode:\n%s", book);
+    cr_assert_eq(rows, 7);
+    cr_assert(strstr(batch_file("out/bob/lab1/results.json"), "\"mode\": \"cpu\""), "the time-out's stub says cpu");
     batch_done();
 }

@@ -7,17 +7,21 @@
  * grade that gets that far stops at the GPU (CUDA_VISIBLE_DEVICES= hides
  * any), with "no usable NVIDIA GPU", could not grade, exit 2. Each test works
  * in build/tests/grade/<test>/; one that writes results/ of its own works in a
- * copy of the kit there (kit_copy).
+ * copy of the kit there (kit_copy). Issue 33: --out and --json checked first
+ * (a file, an unwritable folder, a folder another grade holds), seeds beyond
+ * 64 bits, unknown labs, and the harness announced only when it is built.
  */
 #include <criterion/criterion.h>
 #include "tool.h"
 #include "json.h"
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -309,4 +313,139 @@ Test(grade, out_dir_is_used_as_it_is, .timeout = 900)
     cr_assert_neq(access(WORK "/out/latest", F_OK), 0, "--out DIR got a latest link");
     cr_assert_eq(tool_sh("ls -d results/lab1/runs/* 2>/dev/null | cmp -s - " WORK "/out.before"), 0,
                  "a grade with --out made a run folder in results/lab1/runs");
+}
+
+/* Its stderr: one line, "grade: ..." (no mkdir's or the shell's own). */
+static void expect_one_sentence(const char *log, const char *words)
+{
+    const char *text = tool_read(log, NULL);
+    cr_assert(!strncmp(text, "grade: ", 7) && tool_lines(text) == 1 && strstr(text, words),
+              "one line 'grade: ...%s...' expected:\n%s", words, text);
+}
+
+/* Issue 33: --out (and --json) checked before anything is written: a file, a
+ * folder that cannot be made or written, each get one sentence and exit 2,
+ * and results.json goes where it can (here --json's place), saying why. */
+Test(grade, a_bad_out_gets_one_sentence_and_results_where_they_can_go)
+{
+    fresh("badout");
+    cr_assert_eq(tool_sh("echo not a folder > " WORK "/badout/afile"), 0);
+    static const struct { const char *out, *words; } cases[] = {
+        {WORK "/badout/afile", "is a file, not a folder"},
+        {WORK "/badout/afile/sub", "cannot be written"},
+        {"/proc/tilelab-no-such-folder", "cannot be written"},   /* no one may make it, root neither */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[1024], json[256], log[256];
+        snprintf(json, sizeof json, WORK "/badout/%zu/results.json", i);
+        snprintf(log, sizeof log, WORK "/badout/%zu.log", i);
+        snprintf(cmd, sizeof cmd, "./grade lab1 --out %s --json %s > %s.out 2> %s", cases[i].out, json, log, log);
+        cr_assert_eq(tool_sh(cmd), 2, "%s", cmd);
+        expect_one_sentence(log, cases[i].words);
+        expect_could_not_grade(json, cases[i].words);
+    }
+    /* --json that cannot be written: the sentence names where results.json went instead. */
+    cr_assert_eq(tool_sh("./grade lab1 --out " WORK "/badout/ok --json " WORK "/badout/afile/r.json "
+                         "> " WORK "/badout/json.out 2> " WORK "/badout/json.log"), 2);
+    expect_one_sentence(WORK "/badout/json.log", "--json " );
+    const char *text = tool_read(WORK "/badout/json.log", NULL);
+    cr_assert(strstr(text, "cannot be written") && strstr(text, "this run's results.json: "), "%s", text);
+}
+
+/* A folder another grade is using (it holds DIR/.grade.lock): refused, and
+ * that grade's results.json is left alone. */
+Test(grade, a_folder_in_use_by_another_grade_is_refused)
+{
+    fresh("busy");
+    cr_assert_eq(tool_sh("echo '{\"score\": 42}' > " WORK "/busy/results.json && "
+                         "echo 'pid 1, lab1, since 12:00:00Z' > " WORK "/busy/.grade.lock"), 0);
+    int fd = open(WORK "/busy/.grade.lock", O_RDONLY);
+    cr_assert(fd >= 0);
+    cr_assert_eq(flock(fd, LOCK_EX), 0);
+    int status = tool_sh("./grade lab1 --seed 1 --out " WORK "/busy --json " WORK "/busy-results.json "
+                         "> " WORK "/busy.out 2> " WORK "/busy.log");
+    close(fd);
+    cr_assert_eq(status, 2);
+    expect_one_sentence(WORK "/busy.log", "is in use by another grade (pid 1, lab1, since 12:00:00Z)");
+    expect_could_not_grade(WORK "/busy-results.json", "in use by another grade");
+    cr_assert_str_eq(tool_read(WORK "/busy/results.json", NULL), "{\"score\": 42}\n", "the other grade's results were touched");
+}
+
+/* Seeds outside 0..2^64-1 are refused, not clamped; 2^64-1 itself is taken. */
+Test(grade, a_seed_beyond_64_bits_is_refused, .timeout = 300)
+{
+    fresh("seed");
+    const char *refused[] = {"18446744073709551616", "99999999999999999999999"};
+    for (size_t i = 0; i < 2; i++) {
+        char cmd[512], json[256];
+        snprintf(json, sizeof json, WORK "/seed/%zu/results.json", i);
+        snprintf(cmd, sizeof cmd, "./grade lab1 --seed %s --out " WORK "/seed/%zu > " WORK "/seed/%zu.log 2>&1",
+                 refused[i], i, i);
+        cr_assert_eq(tool_sh(cmd), 2, "%s", cmd);
+        expect_could_not_grade(json, "--seed takes an integer from 0 to 18446744073709551615");
+    }
+    cr_assert_eq(tool_sh("CUDA_VISIBLE_DEVICES= ./grade lab1 --seed 018446744073709551615 --out " WORK "/seed/max "
+                         "> " WORK "/seed/max.log 2>&1"), 2);
+    expect_could_not_grade(WORK "/seed/max/results.json", "no usable NVIDIA GPU");
+}
+
+/* labX and lab99: an error naming the labs, never another lab's grade, and no
+ * results/lab99/ folder. */
+Test(grade, an_unknown_lab_is_named_and_makes_no_folder)
+{
+    fresh("lab99");
+    struct stat st;
+    int existed = stat("results/lab99", &st) == 0;
+    cr_assert_eq(tool_sh("./grade lab99 > " WORK "/lab99/a.out 2> " WORK "/lab99/a.log"), 2);
+    expect_one_sentence(WORK "/lab99/a.log", "unknown lab 'lab99'; this kit's labs: lab1 ");
+    if (!existed)
+        cr_assert_neq(stat("results/lab99", &st), 0, "./grade lab99 made results/lab99/");
+    cr_assert_eq(tool_sh("./grade labX --out " WORK "/lab99/x > " WORK "/lab99/x.log 2>&1"), 2);
+    expect_could_not_grade(WORK "/lab99/x/results.json", "unknown lab 'labX'");
+    cr_assert(strstr(tool_read(WORK "/lab99/x/results.json", NULL), "\"lab\": \"labX\""),
+              "labX graded as another lab:\n%s", tool_read(WORK "/lab99/x/results.json", NULL));
+}
+
+/* "building the grader's harness (first run only)" only when it builds. */
+Test(grade, the_harness_is_announced_only_when_it_is_built, .timeout = 900)
+{
+    fresh("harness");
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= ./grade lab1 --out " WORK "/harness/%d > " WORK "/harness/%d.log 2>&1",
+                 i, i);
+        cr_assert_eq(tool_sh(cmd), 2);
+    }
+    const char *second = tool_read(WORK "/harness/1.log", NULL);
+    cr_assert(strstr(second, "==> building ") && !strstr(second, "building the grader's harness"),
+              "the second grade built nothing, and said so:\n%s", second);
+}
+
+/* No writable place at all (here: the kit's results/ is a file, which root
+ * cannot write in either): the sentence says that no results.json was written, and why. */
+Test(grade, a_bad_out_and_no_results_folder_say_no_results_json_was_written)
+{
+    fresh("nowhere");
+    cr_assert_eq(tool_sh("cd " WORK "/nowhere && mkdir -p grader labs/lab1-naive-transpose && cp ../../../../grade . && "
+                         "cp ../../../../grader/not_graded.sh grader/ && "
+                         "cp ../../../../labs/lab1-naive-transpose/lab.rubric labs/lab1-naive-transpose/ && "
+                         "echo not a folder > results && echo not a folder > afile"), 0);
+    cr_assert_eq(tool_sh("cd " WORK "/nowhere && ./grade lab1 --out afile > out.txt 2> err.txt"), 2);
+    expect_one_sentence(WORK "/nowhere/err.txt", "--out ");
+    const char *text = tool_read(WORK "/nowhere/err.txt", NULL);
+    cr_assert(strstr(text, "is a file, not a folder") && strstr(text, "no results.json was written: ") &&
+              strstr(text, "cannot be written either"), "%s", text);
+}
+
+/* Without nvcc (CUDA hidden), --cpu too: one sentence that says CPU mode needs
+ * it as well, and no line of make's own ("make: *** ..."). */
+Test(grade, without_nvcc_cpu_mode_says_it_needs_nvcc_in_one_sentence)
+{
+    fresh("nonvcc");
+    cr_assert_eq(tool_sh("env PATH=/usr/bin:/bin CUDA_HOME=/nonexistent ./grade lab1 --cpu --out " WORK "/nonvcc/out "
+                         "> " WORK "/nonvcc/out.txt 2> " WORK "/nonvcc/err.txt"), 2);
+    expect_one_sentence(WORK "/nonvcc/err.txt", "nvcc not found");
+    const char *json = tool_read(WORK "/nonvcc/out/results.json", NULL);
+    cr_assert(strstr(json, "CPU mode needs nvcc too") && !strstr(json, "make: ***") && strstr(json, "\"mode\": \"cpu\""),
+              "%s", json);
 }

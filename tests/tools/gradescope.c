@@ -6,7 +6,10 @@
  * output_format; a .cu file under any name is graded as the lab's file (here,
  * without a GPU: "could not grade", no usable NVIDIA GPU, the honest outcome);
  * no .cu or several give "could not grade" naming the files found; the modes
- * not built yet say so; a grade that dies still leaves a results.json.
+ * not built yet say so; a grade that dies still leaves a results.json;
+ * mode=cpu grades a good, a bad and a missing submission (issue 33); every
+ * "could not grade" has the report's shape; setup.sh's release check, with a
+ * fake os-release and stand-ins for apt.
  *
  * Each test works in its own temporary folder, removed when it passes and
  * kept, named in the message, when it fails.
@@ -50,8 +53,9 @@ static void gs_unpack(void)
              "%s %s/results/dist/tilelab-gradescope-lab2.zip && ls -A > ../../top",
              gs_dir, gs_dir, gs_dir, unpack, cwd);
     cr_assert_eq(tool_sh(cmd), 0, "cannot unpack results/dist/tilelab-gradescope-lab2.zip into %s/ag/source", gs_dir);
-    cr_assert_str_eq(gs_read("top"), "autograder.conf\nrun_autograder\nsetup.sh\ntilelab\n",
-                     "the zip's root holds setup.sh, run_autograder, autograder.conf and tilelab/ (%s)", gs_dir);
+    cr_assert_str_eq(gs_read("top"), "autograder.conf\nnot_graded.sh\nrun_autograder\nsetup.sh\ntilelab\n",
+                     "the zip's root holds setup.sh, run_autograder, autograder.conf, not_graded.sh and tilelab/ (%s)",
+                     gs_dir);
     cr_assert(strstr(gs_read("ag/source/autograder.conf"), "\nlab=lab2\n") &&
               strstr(gs_read("ag/source/autograder.conf"), "\nmode=local\n"), "%s", gs_read("ag/source/autograder.conf"));
 }
@@ -173,7 +177,7 @@ Test(gradescope, two_cu_files_cannot_grade_and_names_both)
 
 /* mode=cpu grades without a GPU (./grade --cpu), and the student's output says
  * first that there are no performance points and what the score is out of. */
-Test(gradescope, mode_cpu_grades_in_cpu_mode_and_says_what_is_left_out, .timeout = 300)
+Test(gradescope, mode_cpu_grades_in_cpu_mode_and_says_what_is_left_out, .timeout = 600)
 {
     gs_unpack();
     char cmd[1024];
@@ -189,6 +193,40 @@ Test(gradescope, mode_cpu_grades_in_cpu_mode_and_says_what_is_left_out, .timeout
               strstr(out, "there are no performance points: this score is out of 75, not out of the lab's 100") &&
               strstr(out, "\nCPU mode (no GPU): Nothing was timed"), "%s", out);
     cr_expect_eq(tl_json_number(r, "score", -1), 0, "the untouched skeleton: %s", out);
+    tl_json_free(r);
+
+    /* Issue 33, in the same autograder (its kit built once): a good submission
+     * under a browser's name gets CPU mode's maximum, a bad one its findings,
+     * a missing one the message; each results.json says mode cpu. */
+    snprintf(cmd, sizeof cmd, "rm -rf %s/ag/submission/*", gs_dir);
+    cr_assert_eq(tool_sh(cmd), 0);
+    gs_submit("lab2 (1) \"final\" \xc3\xa9t\xc3\xa9.cu", tool_read("solutions/lab2-shared-tile/transpose.cu", NULL));
+    r = gs_run();
+    extra = tl_json_get(r, "extra_data");
+    cr_assert_str_eq(tl_json_string(extra, "mode", ""), "cpu", "%s", gs_read("ag/results/results.json"));
+    cr_assert(tl_json_number(r, "score", -1) == 75 && tl_json_number(r, "max_score", -1) == 75,
+              "the solution: CPU mode's maximum, 75\n%s\n%s", tl_json_string(r, "output", ""), gs_read("run.log"));
+    tl_json_free(r);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s/ag/submission/*", gs_dir);
+    cr_assert_eq(tool_sh(cmd), 0);
+    gs_submit("-my lab2.cu", "#include \"tilelab.h\"\nvoid launch_transpose(const float *in, float *out, int rows, "
+              "int cols) { not C++ }\n");
+    r = gs_run();
+    extra = tl_json_get(r, "extra_data");
+    cr_assert_str_eq(tl_json_string(extra, "flags", ""), "compile-error", "%s", gs_read("ag/results/results.json"));
+    cr_assert_str_eq(tl_json_string(extra, "mode", ""), "cpu");
+    cr_assert(strstr(tl_json_string(r, "output", ""), "error") &&
+              strstr(tl_json_string(r, "output", ""), "--seed ") && strstr(tl_json_string(r, "output", ""), " --cpu\n"),
+              "the compiler's findings, and a repeat command that keeps --cpu:\n%s", tl_json_string(r, "output", ""));
+    tl_json_free(r);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s/ag/submission/*", gs_dir);
+    cr_assert_eq(tool_sh(cmd), 0);
+    gs_submit("notes.txt", "forgot the file\n");
+    r = gs_run();
+    gs_expect_not_graded(r, "no .cu file in your submission", "notes.txt", NULL);
+    cr_assert_str_eq(tl_json_string(tl_json_get(r, "extra_data"), "mode", ""), "cpu");
     tl_json_free(r);
     gs_done();
 }
@@ -224,5 +262,121 @@ Test(gradescope, a_grade_that_dies_still_leaves_results)
     tl_json *r = gs_run();
     gs_expect_not_graded(r, "the grader stopped (exit 137) without writing its results", NULL);
     tl_json_free(r);
+    gs_done();
+}
+
+/* setup.sh with a fake os-release and stand-ins for apt-get, dpkg, curl and
+ * make (which record what they were asked), CUDA hidden: the release decides
+ * NVIDIA's repository (its name made from ID and VERSION_ID), the package
+ * names carry the CUDA version only, and a release without packages, or an
+ * image without apt, gets one sentence and exit 1. No network, no root needed. */
+static int gs_setup(const char *os_release, const char *mode, const char **log)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "d=%s/setup && rm -rf $d && mkdir -p $d/bin $d/ag/tilelab && cp tools/gradescope/setup.sh $d/ag/ && "
+             "printf 'lab=lab1\\nmode=%s\\n' > $d/ag/autograder.conf && printf '%s' > $d/os-release && "
+             "for t in apt-get dpkg make; do printf '#!/bin/sh\\necho \"%%s $*\" \"$(basename \"$0\")\" >> %s/setup/calls\\n' > $d/bin/$t; done && "
+             /* curl: NVIDIA's repository has a keyring for these releases only */
+             "printf '#!/bin/sh\\necho \"curl $*\" >> %s/setup/calls\\ncase \"$*\" in */repos/ubuntu2204/*|*/repos/ubuntu2404/*|*/repos/debian12/*) "
+             "while [ $# -gt 1 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done; exit 0 ;; esac\\nexit 22\\n' > $d/bin/curl && "
+             "chmod +x $d/bin/* && touch $d/calls && "
+             "env -i PATH=$d/bin:/usr/bin:/bin HOME=$d CUDA_HOME=$d/no-cuda TILELAB_OS_RELEASE=$d/os-release "
+             "bash $d/ag/setup.sh > $d/out.txt 2>&1",
+             gs_dir, mode, os_release, gs_dir, gs_dir);
+    int status = tool_sh(cmd);
+    static char both[16384];
+    snprintf(both, sizeof both, "%s\n--- calls:\n", gs_read("setup/out.txt"));
+    size_t n = strlen(both);
+    snprintf(both + n, sizeof both - n, "%s", gs_read("setup/calls"));
+    *log = both;
+    return status;
+}
+
+Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_from_its_packages)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(gs_dir, sizeof gs_dir, "%.200s/tilelab-gradescope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    cr_assert(mkdtemp(gs_dir));
+    static const struct { const char *release, *repo; } ok[] = {
+        {"PRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nID=ubuntu\nID_LIKE=debian\n", "ubuntu2204"},
+        {"NAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\nID=ubuntu\nID_LIKE=debian\n", "ubuntu2404"},
+        {"PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nVERSION_ID=\"12\"\nID=debian\n", "debian12"},
+    };
+    const char *log;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int status = gs_setup(ok[i].release, "cpu", &log);
+        cr_assert_eq(status, 0, "setup.sh on %s exited %d:\n%s", ok[i].repo, status, log);
+        char want[256];
+        snprintf(want, sizeof want, "curl -fsSL https://developer.download.nvidia.com/compute/cuda/repos/%s/", ok[i].repo);
+        cr_assert(strstr(log, want), "no keyring fetched from NVIDIA's %s repository:\n%s", ok[i].repo, log);
+        cr_assert(strstr(log, "install -y -qq build-essential make pkg-config libseccomp-dev ca-certificates curl apt-get"),
+                  "%s", log);
+        cr_assert(strstr(log, "install -y -qq --no-install-recommends cuda-nvcc-13-0 cuda-cudart-dev-13-0 cuda-driver-dev-13-0 apt-get"),
+                  "the compiler and the runtime's headers, CUDA 13.0, the same names on every release:\n%s", log);
+        cr_assert(strstr(log, "-f mk/submission.mk LAB=lab1 ") && strstr(log, "link-symbols cpu-kit make"),
+                  "CPU mode's parts are built once, in setup:\n%s", log);
+    }
+    static const struct { const char *release, *mode, *words; } refused[] = {
+        {"NAME=\"Ubuntu\"\nVERSION_ID=\"18.04\"\nID=ubuntu\nID_LIKE=debian\n", "cpu", "has no packages for Ubuntu 18.04"},
+        {"PRETTY_NAME=\"Alpine Linux v3.19\"\nID=alpine\nVERSION_ID=3.19.1\n", "cpu", "this image runs Alpine Linux v3.19 (os-release ID=alpine)"},
+        {"PRETTY_NAME=\"Linux Mint 21\"\nID=linuxmint\nID_LIKE=\"ubuntu debian\"\nVERSION_ID=\"21\"\n", "cpu", "a derivative"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        int status = gs_setup(refused[i].release, refused[i].mode, &log);
+        cr_assert_eq(status, 1, "exit 1 expected:\n%s", log);
+        cr_assert(strstr(log, refused[i].words), "'%s' expected:\n%s", refused[i].words, log);
+        cr_assert(!strstr(log, "--no-install-recommends cuda-nvcc"), "nothing of CUDA installed:\n%s", log);
+    }
+    /* mode=local: no CUDA installed, said so (its GPU, driver and whole toolkit are the image's). */
+    cr_assert_eq(gs_setup(ok[0].release, "local", &log), 0, "%s", log);
+    cr_assert(!strstr(log, "--no-install-recommends cuda-nvcc") && strstr(log, "mode=local needs one and a GPU") &&
+              strstr(log, "set mode=cpu"),
+              "%s", log);
+    gs_done();
+}
+
+/* Every "could not grade" results.json has one shape: the report's own
+ * (build/tools/report --problem), ./grade's from sh before the report tool
+ * exists, and run_autograder's, all through grader/not_graded.sh. */
+static void gs_keys(const tl_json *v, char *out, size_t len)
+{
+    for (const tl_json *c = v ? v->child : NULL; c; c = c->next) {
+        if (c->key && !strcmp(c->key, "mode"))   /* extra_data.mode: CPU mode's, the autograder's */
+            continue;
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, "%s%s", c->key ? c->key : "[]", c->type == TL_JSON_OBJECT || c->type == TL_JSON_ARRAY ? "{" : ",");
+        if (c->type == TL_JSON_OBJECT || c->type == TL_JSON_ARRAY)
+            gs_keys(c, out, len);
+        n = strlen(out);
+        if (c->type == TL_JSON_OBJECT || c->type == TL_JSON_ARRAY)
+            snprintf(out + n, len - n, "},");
+    }
+}
+
+Test(gradescope, every_could_not_grade_has_the_report_s_shape)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(gs_dir, sizeof gs_dir, "%.200s/tilelab-gradescope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    cr_assert(mkdtemp(gs_dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory build/tools/report > %s/make.log 2>&1 && "
+             "build/tools/report --rubric labs/lab1-naive-transpose/lab.rubric --source none --seed '' --results %s/report.json "
+             "--history %s/history.csv --elapsed 0 --kit-version v --quiet --problem 'a \"quoted\" reason'; "
+             "sh -c '. grader/not_graded.sh && not_graded_json %s/sh.json lab1 v cpu \"a \\\"quoted\\\" reason\"'",
+             gs_dir, gs_dir, gs_dir, gs_dir);
+    cr_assert_eq(tool_sh(cmd), 0, "%s\n%s", cmd, gs_read("make.log"));
+    const char *files[] = {"report.json", "sh.json"};
+    char keys[2][2048] = {"", ""}, path[512], err[256];
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", gs_dir, files[i]);
+        tl_json *r = tl_json_parse_file(path, err, sizeof err);
+        cr_assert(r, "%s: %s\n%s", files[i], err, gs_read(files[i]));
+        gs_keys(r, keys[i], sizeof keys[i]);
+        cr_assert(strstr(tl_json_string(r, "output", ""), "Could not grade: a \"quoted\" reason\n"), "%s", gs_read(files[i]));
+        tl_json_free(r);
+    }
+    cr_assert_str_eq(keys[1], keys[0], "grader/not_graded.sh's shape differs from the report's:\n%s\n%s",
+                     gs_read("sh.json"), gs_read("report.json"));
     gs_done();
 }

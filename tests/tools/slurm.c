@@ -137,3 +137,36 @@ Test(slurm, a_class_is_graded_as_one_job_array_then_the_gradebook, .fini = clust
     snprintf(cmd, sizeof cmd, "rm -rf %s", work_dir);   /* passed: the folder goes (a failure keeps it) */
     tool_sh(cmd);
 }
+
+/* --slurm --cpu (issue 33): tasks ask for no GPU and grade in CPU mode, under
+ * the names a browser gives; the gradebook's mode column says CPU mode. */
+Test(slurm, cpu_mode_tasks_ask_for_no_gpu_and_grade_any_name, .fini = cluster_down, .timeout = 600)
+{
+    cluster_up();
+    snprintf(work_dir, sizeof work_dir, "build/tests/slurm-cpu.%ld", (long)getpid());
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p '%s/class/ann' '%s/class/bo \"q\"' && "
+             "cp labs/lab1-naive-transpose/transpose.cu '%s/class/ann/lab1 (1).cu' && "
+             "cp solutions/lab1-naive-transpose/transpose.cu '%s/class/bo \"q\"/lab1.cu'",
+             work_dir, work_dir, work_dir, work_dir, work_dir);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "TILELAB_SLURM_POLL=1 ./grade --batch %s/class --out %s/out --lab lab1 --seed 5 --slurm --cpu "
+             "> %s/stdout.txt 2>&1", work_dir, work_dir, work_dir);
+    int status = tool_sh(cmd);
+    char *out = strdup(work_file("stdout.txt"));
+    cr_assert_eq(status, 0, "the Slurm batch exited %d:\n%s", status, out);
+    cr_assert(strstr(out, "each in CPU mode, no GPU"), "batch output:\n%s", out);
+    for (int task = 1; task <= 2; task++) {
+        char file[64];
+        snprintf(file, sizeof file, "out/.slurm/task-%d.out", task);
+        const char *log = work_file(file);
+        cr_assert(strstr(log, " lab1 on ") && strstr(log, " with no GPU "), "task %d's log:\n%s", task, log);
+    }
+    const char *book = work_file("out/gradebook.csv");
+    cr_assert(strstr(book, "\nann,lab1,0,72,,wrong,") && strstr(book, "\n\"bo \"\"q\"\"\",lab1,72,72,,,"), "%s", book);
+    cr_assert(strstr(book, "/out/ann/lab1/results.json,CPU mode\n") && strstr(book, "/lab1/results.json\",CPU mode\n"),
+              "%s", book);
+    free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", work_dir);   /* passed: the folder goes (a failure keeps it) */
+    tool_sh(cmd);
+}

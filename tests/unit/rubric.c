@@ -2,13 +2,28 @@
 #include <criterion/criterion.h>
 #include <glob.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "rubric.h"
 
+/* The last file write_rubric made: removed by the next call and when the
+ * test's process ends (each test is a process of its own), passed or not. */
+static char rubric_path[64];
+static void remove_rubric(void)
+{
+    if (rubric_path[0])
+        unlink(rubric_path);
+    rubric_path[0] = '\0';
+}
+
 static const char *write_rubric(const char *text)
 {
-    static char path[64];
+    static int registered;
+    if (!registered)
+        registered = atexit(remove_rubric) == 0;
+    remove_rubric();
+    char *path = rubric_path;
     strcpy(path, "/tmp/tilelab-rubric-XXXXXX");
     int fd = mkstemp(path);
     cr_assert(fd >= 0);

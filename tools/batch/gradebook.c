@@ -8,16 +8,19 @@
  *   gradebook --done RESULTS.json             exit 0 when the file holds a finished
  *                                             grading (see is_done), else 1
  *   gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N
- *             --flags WORDS --output TEXT [--elapsed S]
+ *             --flags WORDS --output TEXT [--elapsed S] [--mode cpu]
  *                                             a results.json for a submission the
  *                                             grader never finished (time-out, crash)
  *
  * A results file lies at <out>/<student>/<lab>/results.json: the student and
  * the lab are its folder names. Gradebook columns (fixed; plots/ reads them):
- *   student,lab,score,max_score,fraction_of_copy,flags,results
+ *   student,lab,score,max_score,fraction_of_copy,flags,results,mode
  * flags: space-separated words among compile-error not-allowed timeout race
  * out-of-bounds wrong crash not-graded, taken from extra_data.flags; without
- * it, "not-graded" when extra_data.graded is false.
+ * it, "not-graded" when extra_data.graded is false. mode: "CPU mode" when
+ * extra_data.mode is "cpu" (./grade --cpu: no performance points, its maximum
+ * without them), "GPU" for any other graded file, empty when not graded on
+ * either.
  */
 #include "csv.h"
 #include "json.h"
@@ -32,6 +35,7 @@ typedef struct {
     int graded;             /* extra_data.graded (true when absent) */
     char score[32], max_score[32], fraction[32];
     char flags[256];
+    char mode[16];          /* the gradebook's mode column */
 } outcome;
 
 /* 2 decimals at most, no trailing zeros: 80, 66.67, 0.5. */
@@ -92,6 +96,11 @@ static void read_outcome(const char *path, outcome *o)
         normalise_words(o->flags, sizeof o->flags, flags->string);
     else if (!o->graded)
         snprintf(o->flags, sizeof o->flags, "not-graded");
+    const tl_json *mode = extra ? tl_json_get(extra, "mode") : NULL;
+    if (mode && mode->type == TL_JSON_STRING && !strcmp(mode->string, "cpu"))
+        snprintf(o->mode, sizeof o->mode, "CPU mode");
+    else if (o->graded)
+        snprintf(o->mode, sizeof o->mode, "GPU");
     tl_json_free(r);
 }
 
@@ -129,7 +138,7 @@ static void student_and_lab(const char *path, char *student, size_t slen, char *
     snprintf(student, slen, "%s", parts[2] ? parts[2] : "");
 }
 
-static const char *const columns[] = {"student", "lab", "score", "max_score", "fraction_of_copy", "flags", "results"};
+static const char *const columns[] = {"student", "lab", "score", "max_score", "fraction_of_copy", "flags", "results", "mode"};
 enum { COLUMNS = sizeof columns / sizeof columns[0] };
 
 static int write_csv(const char *csv, int n, char **paths)
@@ -147,7 +156,7 @@ static int write_csv(const char *csv, int n, char **paths)
         char student[256], lab[64];
         read_outcome(paths[i], &o);
         student_and_lab(paths[i], student, sizeof student, lab, sizeof lab);
-        const char *row[COLUMNS] = {student, lab, o.score, o.max_score, o.fraction, o.flags, paths[i]};
+        const char *row[COLUMNS] = {student, lab, o.score, o.max_score, o.fraction, o.flags, paths[i], o.mode};
         tl_csv_row(f, row, COLUMNS);
     }
     /* Written whole, then renamed: a reader never sees half a gradebook. */
@@ -160,7 +169,7 @@ static int write_csv(const char *csv, int n, char **paths)
 
 static int write_stub(const char *path, int argc, char **argv)
 {
-    const char *lab = NULL, *rubric_path = NULL, *source = "", *seed = "", *flags = "", *output = "";
+    const char *lab = NULL, *rubric_path = NULL, *source = "", *seed = "", *flags = "", *output = "", *mode = NULL;
     double elapsed = 0;
     for (int i = 0; i < argc; i += 2) {
         if (i + 1 >= argc) {
@@ -175,6 +184,7 @@ static int write_stub(const char *path, int argc, char **argv)
         else if (!strcmp(k, "--flags")) flags = v;
         else if (!strcmp(k, "--output")) output = v;
         else if (!strcmp(k, "--elapsed")) elapsed = atof(v);
+        else if (!strcmp(k, "--mode")) mode = v;
         else {
             fprintf(stderr, "gradebook: unknown option %s\n", k);
             return 2;
@@ -218,6 +228,8 @@ static int write_stub(const char *path, int argc, char **argv)
     tl_jw_string(&w, "seed", seed);
     tl_jw_bool(&w, "graded", 0);
     tl_jw_string(&w, "flags", words);
+    if (mode)
+        tl_jw_string(&w, "mode", mode);
     tl_jw_object_end(&w);
     tl_jw_object_end(&w);
     fputc('\n', f);
@@ -232,7 +244,7 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: gradebook --csv OUT.csv RESULTS.json...\n"
                  "       gradebook --line RESULTS.json | --done RESULTS.json\n"
-                 "       gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N --flags WORDS --output TEXT [--elapsed S]\n");
+                 "       gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N --flags WORDS --output TEXT [--elapsed S] [--mode cpu]\n");
 }
 
 int main(int argc, char **argv)
