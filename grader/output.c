@@ -110,7 +110,9 @@ void write_results(const grade *g, const options *o)
         return;
     }
     const tl_rubric *r = &g->rubric;
-    double max = g->could_not_grade ? tl_rubric_max_points(r) : total(g, 1);
+    /* Not graded: out of what this mode could have given, so one class's
+     * gradebook in CPU mode has one maximum. */
+    double max = !g->could_not_grade ? total(g, 1) : o->cpu_mode ? tl_rubric_cpu_max_points(r) : tl_rubric_max_points(r);
     tl_json_writer w;
     tl_jw_init(&w, f);
     tl_jw_object_begin(&w, NULL);

@@ -334,6 +334,11 @@ double tl_rubric_max_points(const tl_rubric *r)
            r->vector_points + r->uniform_points;
 }
 
+double tl_rubric_cpu_max_points(const tl_rubric *r)
+{
+    return tl_rubric_max_points(r) - r->performance_points - r->speedup_points - r->uniform_points;
+}
+
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy)
 {
     double t = (fraction_of_copy - r->perf_low) / (r->perf_high - r->perf_low);

@@ -125,6 +125,9 @@ int tl_rubric_value(const tl_rubric *r, const char *key, char *out, size_t size)
 
 /* Everything the rubric can award. */
 double tl_rubric_max_points(const tl_rubric *r);
+/* What CPU mode can award: the timed items (performance, speedup) and ncu's
+ * branch counts (uniform_points) left out, as score.c leaves them out. */
+double tl_rubric_cpu_max_points(const tl_rubric *r);
 
 /* Points for a measured fraction of copy: 0 at or below low, all at or above high, linear between. */
 double tl_rubric_perf_points(const tl_rubric *r, double fraction_of_copy);

@@ -781,3 +781,20 @@ Test(report, lab7_counts_that_disagree_at_the_timed_shape_lose_the_uniformity_po
     cr_assert_null(strstr(out, "your skip diverges"), "the counted shape's share was fine: %s", out);
     tl_json_free(r);
 }
+
+/* A grade CPU mode could not finish is out of CPU mode's maximum, as its
+ * graded runs are, not the lab's (one gradebook, one maximum). */
+Test(report, a_cpu_mode_could_not_grade_is_out_of_cpu_modes_maximum)
+{
+    tl_json *r;
+    run_report("--tests tests/fixtures/tests-all-pass.json --cpu-mode 'shapes capped'", &r);
+    double graded_max = tl_json_number(r, "max_score", -1);
+    tl_json_free(r);
+    cr_assert_eq(run_report("--cpu-mode 'shapes capped' --problem 'the compiler did not finish'", &r), 2);
+    cr_assert_eq(tl_json_number(r, "max_score", -2), graded_max, "not graded: %g, graded: %g",
+                 tl_json_number(r, "max_score", -2), graded_max);
+    tl_json_free(r);
+    cr_assert_eq(run_report("--problem 'the compiler did not finish'", &r), 2);
+    cr_assert_eq(tl_json_number(r, "max_score", -1), 100, "on a GPU: the lab's maximum");
+    tl_json_free(r);
+}
