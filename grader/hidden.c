@@ -23,6 +23,7 @@
 #include "check.h"
 #include "json.h"
 #include "remote.h"
+#include "shapes.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -53,8 +54,7 @@ void tl_hidden_register(const char *suite, const char *name, tl_hidden_fn run)
 
 uint64_t tl_hidden_seed(void)
 {
-    const char *s = getenv("TILELAB_SEED");
-    return s && *s ? strtoull(s, NULL, 10) : 1;
+    return tl_judge_secret();
 }
 
 static int by_suite_then_name(const void *a, const void *b)

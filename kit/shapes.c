@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int log_uniform_side(uint64_t bits, int max_side)
 {
@@ -60,4 +61,10 @@ int tl_parse_mm_shape(const char *text, tl_mm_shape *out)
 double tl_matmul_flops(tl_mm_shape s)
 {
     return 2.0 * s.m * s.n * s.k;
+}
+
+uint64_t tl_judge_secret(void)
+{
+    const char *s = getenv("TILELAB_SEED");
+    return s && *s ? strtoull(s, NULL, 10) : 1;
 }

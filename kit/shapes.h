@@ -14,6 +14,11 @@ extern "C" {
 
 typedef struct { int rows, cols; } tl_shape;
 
+/* The judge's secret seed, TILELAB_SEED (./grade puts it in the judges'
+ * environment alone); 1 when unset or empty. The hidden tests' shapes, the
+ * timed shapes and the timed inputs are all drawn from it. */
+uint64_t tl_judge_secret(void);
+
 /* Shape k (0-based) of the random shapes drawn from `seed`: each side is
  * log-uniform in [1, max_side], so thin, tiny and large shapes all occur. */
 tl_shape tl_random_shape(uint64_t seed, int k, int max_side);

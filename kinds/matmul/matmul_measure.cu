@@ -68,8 +68,7 @@ int main(int argc, char **argv)
                 "[--shape MxKxN]\n", argv[0]);
         return TL_EXIT_CANNOT_RUN;
     }
-    const char *seed_text = getenv("TILELAB_SEED");
-    uint64_t secret = seed_text ? strtoull(seed_text, NULL, 10) : 1;
+    uint64_t secret = tl_judge_secret();
     tl_device_info dev;
     tl_device_open_or_exit(&dev, argv[0]);
 

@@ -154,10 +154,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: --timed-shape needs a --unit before it (which kernel the shape is for)\n", argv[0]);
                 return TL_EXIT_CANNOT_RUN;
             }
-            const char *secret = getenv("TILELAB_SEED");
-            tl_mm_shape t = tl_sparse_timed_shape(secret ? strtoull(secret, NULL, 10) : 1,
-                                                  (tl_mm_shape){TL_SPARSE_MEASURE_SIDE, TL_SPARSE_MEASURE_SIDE,
-                                                                TL_SPARSE_MEASURE_SIDE}, NULL);
+            tl_mm_shape t = tl_sparse_timed_shape(tl_judge_secret(), (tl_mm_shape){TL_SPARSE_MEASURE_SIDE,
+                                                  TL_SPARSE_MEASURE_SIDE, TL_SPARSE_MEASURE_SIDE}, NULL);
             static char timed_text[64];
             snprintf(timed_text, sizeof timed_text, "%dx%dx%d", t.m, t.k, t.n);
             shape_of[last_unit] = timed_text;

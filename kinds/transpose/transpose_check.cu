@@ -149,9 +149,7 @@ int main(int argc, char **argv)
     if (rows && ngiven < (int)(sizeof given / sizeof given[0]))
         given[ngiven++] = (tl_shape){rows, cols};
     if (timed_shape && ngiven < (int)(sizeof given / sizeof given[0])) {
-        const char *secret = getenv("TILELAB_SEED");
-        given[ngiven++] = tl_transpose_timed_shape(secret ? strtoull(secret, NULL, 10) : 1,
-                                                   tl_bench_measure_side(dev.l2_bytes));
+        given[ngiven++] = tl_transpose_timed_shape(tl_judge_secret(), tl_bench_measure_side(dev.l2_bytes));
     }
     int failed = 0;
     if (ngiven) {
