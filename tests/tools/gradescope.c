@@ -265,25 +265,29 @@ Test(gradescope, a_grade_that_dies_still_leaves_results)
     gs_done();
 }
 
-/* setup.sh with a fake os-release and stand-ins for apt-get, dpkg, curl and
- * make (which record what they were asked), CUDA hidden: the release decides
- * NVIDIA's repository (its name made from ID and VERSION_ID), the package
- * names carry the CUDA version only, and a release without packages, or an
- * image without apt, gets one sentence and exit 1. No network, no root needed. */
-static int gs_setup(const char *os_release, const char *mode, const char **log)
+/* setup.sh with a fake os-release and stand-ins for apt-get, dpkg,
+ * dpkg-query (nothing installed), curl and make (which record what they were
+ * asked), CUDA hidden: the release decides NVIDIA's repository (its name made
+ * from ID and VERSION_ID), the package names carry the CUDA version only, and
+ * a release without packages, or an image without apt, gets one sentence and
+ * exit 1. No network, no root needed. CHANGE: sh run after the stand-ins are
+ * written, to change one ($d is the folder, $d/bin theirs). */
+static int gs_setup_with(const char *os_release, const char *mode, const char *change, const char **log)
 {
-    char cmd[4096];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd,
              "d=%s/setup && rm -rf $d && mkdir -p $d/bin $d/ag/tilelab && cp tools/gradescope/setup.sh $d/ag/ && "
              "printf 'lab=lab1\\nmode=%s\\n' > $d/ag/autograder.conf && printf '%s' > $d/os-release && "
              "for t in apt-get dpkg make; do printf '#!/bin/sh\\necho \"%%s $*\" \"$(basename \"$0\")\" >> %s/setup/calls\\n' > $d/bin/$t; done && "
+             "printf '#!/bin/sh\\necho not-installed\\n' > $d/bin/dpkg-query && "
              /* curl: NVIDIA's repository has a keyring for these releases only */
              "printf '#!/bin/sh\\necho \"curl $*\" >> %s/setup/calls\\ncase \"$*\" in */repos/ubuntu2204/*|*/repos/ubuntu2404/*|*/repos/debian12/*) "
              "while [ $# -gt 1 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done; exit 0 ;; esac\\nexit 22\\n' > $d/bin/curl && "
+             "%s && "
              "chmod +x $d/bin/* && touch $d/calls && "
              "env -i PATH=$d/bin:/usr/bin:/bin HOME=$d CUDA_HOME=$d/no-cuda TILELAB_OS_RELEASE=$d/os-release "
              "bash $d/ag/setup.sh > $d/out.txt 2>&1",
-             gs_dir, mode, os_release, gs_dir, gs_dir);
+             gs_dir, mode, os_release, gs_dir, gs_dir, change ? change : ":");
     int status = tool_sh(cmd);
     static char both[16384];
     snprintf(both, sizeof both, "%s\n--- calls:\n", gs_read("setup/out.txt"));
@@ -291,6 +295,11 @@ static int gs_setup(const char *os_release, const char *mode, const char **log)
     snprintf(both + n, sizeof both - n, "%s", gs_read("setup/calls"));
     *log = both;
     return status;
+}
+
+static int gs_setup(const char *os_release, const char *mode, const char **log)
+{
+    return gs_setup_with(os_release, mode, NULL, log);
 }
 
 Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_from_its_packages)
@@ -308,7 +317,7 @@ Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_fr
         int status = gs_setup(ok[i].release, "cpu", &log);
         cr_assert_eq(status, 0, "setup.sh on %s exited %d:\n%s", ok[i].repo, status, log);
         char want[256];
-        snprintf(want, sizeof want, "curl -fsSL https://developer.download.nvidia.com/compute/cuda/repos/%s/", ok[i].repo);
+        snprintf(want, sizeof want, "curl -fsSL --connect-timeout 30 https://developer.download.nvidia.com/compute/cuda/repos/%s/", ok[i].repo);
         cr_assert(strstr(log, want), "no keyring fetched from NVIDIA's %s repository:\n%s", ok[i].repo, log);
         cr_assert(strstr(log, "install -y -qq build-essential make pkg-config libseccomp-dev ca-certificates curl apt-get"),
                   "%s", log);
@@ -328,6 +337,30 @@ Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_fr
         cr_assert(strstr(log, refused[i].words), "'%s' expected:\n%s", refused[i].words, log);
         cr_assert(!strstr(log, "--no-install-recommends cuda-nvcc"), "nothing of CUDA installed:\n%s", log);
     }
+    /* No network while the image is built: NVIDIA's repository unreachable
+     * (curl: no name, no route) is said so, not called a missing release;
+     * apt-get failing (offline, or not root) gets the sentence, not only apt's
+     * lines. Everything already installed: no apt-get for it, so an image
+     * that has it all needs no network (issue 33, Ubuntu 24.04 offline). */
+    const char *offline = "printf '#!/bin/sh\\necho \"curl $*\" >> $d/calls\\nexit 6\\n' > $d/bin/curl";
+    cr_assert_eq(gs_setup_with(ok[1].release, "cpu", offline, &log), 1, "%s", log);
+    cr_assert(strstr(log, "could not reach NVIDIA's CUDA repository (https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64; curl exit 6)") &&
+              strstr(log, "needs the network") && !strstr(log, "has no packages") && !strstr(log, "--no-install-recommends cuda-nvcc"),
+              "%s", log);
+    const char *no_apt = "printf '#!/bin/sh\\necho \"$* apt-get\" >> $d/calls\\necho \"E: Failed to fetch\" >&2\\nexit 100\\n' > $d/bin/apt-get";
+    cr_assert_eq(gs_setup_with(ok[1].release, "cpu", no_apt, &log), 1, "%s", log);
+    cr_assert(strstr(log, "setup.sh: apt-get update failed (exit 100; apt's lines above)") && strstr(log, "as root") &&
+              strstr(log, "preinstall build-essential make pkg-config libseccomp-dev ca-certificates curl") &&
+              !strstr(log, "install -y"),
+              "%s", log);
+    const char *installed = "printf '#!/bin/sh\\necho installed\\n' > $d/bin/dpkg-query";
+    cr_assert_eq(gs_setup_with(ok[1].release, "cpu", installed, &log), 0, "%s", log);
+    cr_assert(strstr(log, "already installed: build-essential make pkg-config libseccomp-dev ca-certificates curl") &&
+              !strstr(log, "install -y -qq build-essential") && strstr(log, "--no-install-recommends cuda-nvcc-13-0"),
+              "only CUDA's compiler fetched:\n%s", log);
+    cr_assert_eq(gs_setup_with(ok[1].release, "local", installed, &log), 0, "%s", log);
+    cr_assert(!strstr(log, "apt-get") && strstr(log, "mode=local needs one and a GPU"), "nothing fetched at all:\n%s", log);
+
     /* mode=local: no CUDA installed, said so (its GPU, driver and whole toolkit are the image's). */
     cr_assert_eq(gs_setup(ok[0].release, "local", &log), 0, "%s", log);
     cr_assert(!strstr(log, "--no-install-recommends cuda-nvcc") && strstr(log, "mode=local needs one and a GPU") &&

@@ -51,11 +51,26 @@ esac
 command -v apt-get >/dev/null 2>&1 || fail "this image runs $name but has no apt-get"
 say "image: $name"
 
+# apt-get failed (its own lines above): WHAT, and the one sentence on why.
+apt_fail() {   # WHAT EXIT
+    fail "apt-get $1 failed (exit $2; apt's lines above): setup.sh installs packages as root from the image's package archive, which needs the network (Gradescope's image build has both); on an image without them, preinstall ${3:-them}"
+}
+
 # gcc, g++ and make (build-essential), pkg-config to find libseccomp, the
 # static libseccomp the sandbox links, and curl to fetch NVIDIA's keyring:
-# names every Ubuntu and Debian release has.
-apt-get update -qq
-apt-get install -y -qq build-essential make pkg-config libseccomp-dev ca-certificates curl
+# names every Ubuntu and Debian release has. Only what is missing is fetched:
+# an image that has them all (a rebuilt or custom one) needs no network here.
+packages="build-essential make pkg-config libseccomp-dev ca-certificates curl"
+missing=
+for p in $packages; do
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    apt-get update -qq || apt_fail update $? "$packages"
+    apt-get install -y -qq $packages || apt_fail install $? "$packages"
+else
+    say "already installed: $packages"
+fi
 
 # ---- the CUDA compiler ---------------------------------------------------------
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
@@ -73,12 +88,20 @@ elif [ "$mode" = cpu ]; then
     keyring_dir=$(mktemp -d)
     trap 'rm -rf "$keyring_dir"' EXIT
     say "CUDA compiler $cuda_version for CPU mode, from $url"
-    curl -fsSL "$url/cuda-keyring_1.1-1_all.deb" -o "$keyring_dir/cuda-keyring.deb" ||
-        fail "NVIDIA's CUDA repository has no packages for $name ($url): CUDA $cuda_version supports other releases; use a Gradescope base image of one (Ubuntu 22.04 or 24.04), or install the CUDA compiler $cuda_version yourself"
-    dpkg -i "$keyring_dir/cuda-keyring.deb"
-    apt-get update -qq
+    cuda_packages="cuda-nvcc-$CUDA_PIN cuda-cudart-dev-$CUDA_PIN cuda-driver-dev-$CUDA_PIN"
+    # curl's exit 22 is an HTTP error (no such release folder there); any
+    # other is the network (no route, no name, a timeout), not the release.
+    status=0
+    curl -fsSL --connect-timeout 30 "$url/cuda-keyring_1.1-1_all.deb" -o "$keyring_dir/cuda-keyring.deb" || status=$?
+    case $status in
+    0) ;;
+    22) fail "NVIDIA's CUDA repository has no packages for $name ($url): CUDA $cuda_version supports other releases; use a Gradescope base image of one (Ubuntu 22.04 or 24.04), or install the CUDA compiler $cuda_version yourself" ;;
+    *) fail "could not reach NVIDIA's CUDA repository ($url; curl exit $status): the image needs the network while it is built, or preinstall the CUDA compiler $cuda_version ($cuda_packages) in /usr/local/cuda" ;;
+    esac
+    dpkg -i "$keyring_dir/cuda-keyring.deb" || fail "dpkg could not install NVIDIA's keyring (exit $?; its lines above): setup.sh runs as root"
+    apt-get update -qq || apt_fail update $? "$cuda_packages"
     # nvcc; the runtime's headers and library; cuda.h (the kit's worker includes it).
-    apt-get install -y -qq --no-install-recommends "cuda-nvcc-$CUDA_PIN" "cuda-cudart-dev-$CUDA_PIN" "cuda-driver-dev-$CUDA_PIN"
+    apt-get install -y -qq --no-install-recommends $cuda_packages || apt_fail install $? "$cuda_packages"
     # The packages install /usr/local/cuda-13.0; the kit looks in /usr/local/cuda.
     installed=/usr/local/cuda-$cuda_version
     [ -x "$cuda_home/bin/nvcc" ] || [ ! -x "$installed/bin/nvcc" ] || ln -sfn "$installed" "$cuda_home"
