@@ -3,7 +3,9 @@
 include mk/toolchain.mk
 include mk/kit.mk
 include mk/rubric.mk
-# CPU mode: its runtime and check are part of the kit (cpu/cpu.mk).
+# CPU mode: its runtime and check are part of the kit (cpu/cpu.mk), with what
+# each kind asks of it (kinds/*/kind.mk).
+include $(wildcard kinds/*/kind.mk)
 include cpu/cpu.mk
 
 # A lab is a folder, labs/<id>-<name>/, holding its lab.rubric and one .cu:

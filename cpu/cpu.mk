@@ -24,6 +24,14 @@ CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-fun
                  -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls \
                  -fno-threadsafe-statics
 CPU_LAB_PIC := -fPIC -fno-semantic-interposition -fno-plt
+# A kind's own flags for its lab files in CPU mode (kinds/KIND/kind.mk's
+# CPU_LAB_FLAGS_KIND; lab 7's: a hook per basic block, for its branches case).
+cpu_lab_flags = $(CPU_LAB_FLAGS) $(CPU_LAB_FLAGS_$(1))
+# The kit's own kernels that CPU mode runs beside a lab file's, each a worker
+# of its own (kinds/KIND/kind.mk's CPU_CONTRASTS_KIND: lab 7's wide-tile
+# kernel, whose branches the page draws beside the student's):
+# $(CPU_KIT)/contrast/NAME/worker and its library, from kinds/*/NAME_launch.cu.
+CPU_CONTRASTS := $(foreach k,$(notdir $(KIND_DIRS)),$(addprefix $(CPU_KIT)/contrast/,$(addsuffix /worker,$(CPU_CONTRASTS_$(k)))))
 CPU_OUT := $(OUT)/cpu
 # What a lab file may include in CPU mode, in place of the toolkit's headers.
 CPU_HEADERS := $(wildcard cpu/include/*.h cpu/include/*/*.h)
@@ -42,7 +50,8 @@ cpu-grade: cpu $(CPU_KIT)/tests-$(KIND)
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
 print-cpu:
 	@echo $(CPU_OUT)/worker $(KIND)
-cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/worker $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp
+cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/worker $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp \
+         $(CPU_CONTRASTS)
 
 $(CPU_KIT)/refused/.stamp: cpu/cpu.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
@@ -89,6 +98,21 @@ $(CPU_KIT)/sparse_encode.o: kinds/sparse/sparse_case.cu kinds/sparse/sparse_enco
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -x c++ -DTL_SPARSE_ENCODER_ONLY -c $< -o $@
+# A contrast, built as a lab file is (below), with the flags of its kind:
+# the folder that holds it.
+contrast_src = $(wildcard kinds/*/$(1)_launch.cu)
+contrast_kind = $(notdir $(patsubst %/,%,$(dir $(call contrast_src,$(1)))))
+$(CPU_KIT)/contrast/%/student.o: $(CPU_HEADERS) $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk $(wildcard kinds/*/kind.mk) $(wildcard kinds/*/*_launch.cu)
+	@mkdir -p $(@D)
+	@echo "  CPU   $@"
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -Ikit -iquote $(dir $(call contrast_src,$*)) $(call contrast_src,$*) -o $(@D)/student.ii
+	$(Q)$(CPU_KIT)/cudafe < $(@D)/student.ii > $(@D)/student.cpu.ii
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(call cpu_lab_flags,$(call contrast_kind,$*)) $(CPU_LAB_PIC) -c $(@D)/student.cpu.ii -o $@
+$(CPU_KIT)/contrast/%/worker.so: $(CPU_KIT)/contrast/%/student.o
+	$(Q)$(CPU_CXX) -shared -Wl,-z,now -Wl,-z,relro $< -o $@
+$(CPU_KIT)/contrast/%/worker: $(CPU_KIT)/contrast/%/worker.so $(CPU_KIT)/worker
+	$(Q)cp -f $(CPU_KIT)/worker $@
+
 # The judge: no lab file in it, and no CUDA.
 $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
@@ -107,14 +131,14 @@ $(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidde
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.
 # Its public headers are copied beside it, as for nvcc (mk/submission.mk).
-$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) $(CPU_HEADERS) $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk
+$(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) $(CPU_HEADERS) $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk $(wildcard kinds/$(KIND)/kind.mk)
 	@rm -rf $(CPU_OUT)/public
 	@mkdir -p $(CPU_OUT)/public
 	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/
 	@echo "  CPU   $@"
 	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
 	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
-	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) $(CPU_LAB_PIC) -c $(CPU_OUT)/student.cpu.ii -o $@
+	$(Q)$(CPU_CXX) -x c++-cpp-output $(call cpu_lab_flags,$(KIND)) $(CPU_LAB_PIC) -c $(CPU_OUT)/student.cpu.ii -o $@
 # The file's library (worker.so), and the kit's worker copied beside it, which
 # maps it once its sandbox is on: no code of the file is linked into a
 # program, and none runs before the sandbox. First the file is linked with

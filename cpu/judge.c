@@ -11,7 +11,8 @@
  *             [--unit NAME] [--nan-inf] [--counters RxC|MxKxN|N] [--no-counters]
  *             [--sparsity dense|zero|blocks|values|along-k] [--density D]
  *             [--seed S] [--timeout S] [--json FILE] [--ncu-csv FILE]
- *             [--sanitizer-logs DIR]
+ *             [--sanitizer-logs DIR] [--branches MxKxN | --no-branches]
+ *             [--contrast WORKER]
  *
  * --shape: a case of its own, as many as given (up to MAX_SHAPES): RxC for
  * a transpose, MxKxN for a matmul (--mnk is the same), and with --unit for
@@ -22,6 +23,14 @@
  * lab 7's --shape is for the --unit before it, as on a GPU (--unit dense
  * --shape S --unit sparse --shape T: one launch each).
  * Every finding names the case it came from (" [case 67x45x33]").
+ * Lab 7's branches case (--unit sparse with --json, or --branches): the sparse
+ * kernel once more, at --branches' shape (128x256x256) with B's K-blocks
+ * zero with probability 3/4 (part 2's timed density), each lane's path traced
+ * (cpu/runtime.cc, Branches), and the same for the kit's wide-tile kernel
+ * (--contrast; the CPU kit's contrast/sparse_wide/worker beside this
+ * program): per warp and per stretch between barriers, did the lanes run the
+ * same basic blocks. Told, and written to --json's "branches"; not a case:
+ * it changes no verdict.
  * For ./grade --cpu: --ncu-csv writes the counters as ncu --csv does,
  * --sanitizer-logs the findings as compute-sanitizer's tools would.
  *
@@ -498,6 +507,149 @@ static int read_report(const char *report, int keep_counters)
     return seen;
 }
 
+/* ---- lab 7's branches case ------------------------------------------------------ */
+enum { BR_WARPS = 32, BR_STEPS = 256 };
+typedef struct {
+    const char *kernel, *source;   /* "yours" or "contrast", and its file */
+    int recorded;
+    char why[300];                 /* not recorded: why */
+    unsigned long long warp_steps, divergent_steps;   /* every block's */
+    int warps, steps;              /* block 0's, drawn */
+    signed char divergent[BR_WARPS][BR_STEPS];   /* -1: the warp ran nothing there */
+    unsigned blocks[BR_WARPS][BR_STEPS];
+} branch_record;
+static branch_record branch_runs[2];
+static const char *status_name(int s);
+static tl_mm_shape branch_shape = {128, 256, 256};   /* M, K, N: 128x256x256 */
+static const double BRANCH_DENSITY = 0.25;
+
+static void read_branches(branch_record *r, const char *report)
+{
+    memset(r->divergent, -1, sizeof r->divergent);
+    for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        unsigned warp;
+        int at = 0;
+        if (sscanf(l, "branches\t%llu\t%llu", &r->warp_steps, &r->divergent_steps) == 2)
+            r->recorded = 1;
+        else if (sscanf(l, "branchwarp\t%u\t%n", &warp, &at) == 1 && at && warp < BR_WARPS) {
+            unsigned step, div, blocks;
+            int used;
+            for (const char *p = l + at; sscanf(p, "%u:%u:%u%n", &step, &div, &blocks, &used) == 3; p += used + (p[used] == ',')) {
+                if (step >= BR_STEPS)
+                    break;
+                r->divergent[warp][step] = (signed char)(div != 0);
+                r->blocks[warp][step] = blocks;
+                r->warps = r->warps > (int)warp + 1 ? r->warps : (int)warp + 1;
+                r->steps = r->steps > (int)step + 1 ? r->steps : (int)step + 1;
+                if (p[used] != ',')
+                    break;
+            }
+        }
+    }
+}
+
+/* One kernel's run of the branches case, in `worker`. */
+static void branches_run(branch_record *r, const char *worker)
+{
+    tl_mm_shape s = branch_shape;
+    char saved[sizeof worker_abs];
+    memcpy(saved, worker_abs, sizeof saved);
+    if (!realpath(worker, worker_abs)) {
+        snprintf(r->why, sizeof r->why, "no worker %s (make cpu-kit builds it)", worker);
+        memcpy(worker_abs, saved, sizeof saved);
+        return;
+    }
+    uint32_t n_in = (uint32_t)s.m * s.k + (uint32_t)tl_sparse_encoded_floats(s.k, s.n), n_out = (uint32_t)s.m * s.n;
+    float *in = malloc(((size_t)n_in + 1) * sizeof(float)), *B = malloc(((size_t)s.k * s.n + 1) * sizeof(float));
+    uint64_t case_seed = seed ^ 0xB4A9C4E5ull;
+    tl_fill_seeded(in, (size_t)s.m * s.k, case_seed);
+    tl_fill_seeded(B, (size_t)s.k * s.n, case_seed ^ 0x5EEDB);
+    tl_sparse_make_b(B, s.k, s.n, TL_SPARSE_BLOCKS, BRANCH_DENSITY, case_seed ^ 0x5BA55E);
+    tl_sparse_encode(B, s.k, s.n, in + (size_t)s.m * s.k);
+    reply w = run_worker(TLC_MATMUL_SPARSE, s.m, s.n, s.k, TLC_TRACE_BRANCHES, 0, in, n_in, n_out);
+    memcpy(worker_abs, saved, sizeof saved);
+    if (w.timed_out)
+        snprintf(r->why, sizeof r->why, "still running after %.0f s", timeout_s);
+    else if (!w.ran)
+        snprintf(r->why, sizeof r->why, "the worker ended before replying (%.200s)", w.err);
+    else if (w.missing)
+        snprintf(r->why, sizeof r->why, "no launch_matmul_sparse");
+    else if (w.status)
+        snprintf(r->why, sizeof r->why, "%s (%d) from the launch", status_name(w.status), w.status);
+    else
+        read_branches(r, w.report);
+    if (w.ran && !w.status && !r->recorded)
+        snprintf(r->why, sizeof r->why, "no branches traced: the file was built without -fsanitize-coverage=trace-pc");
+    free(in);
+    free(B);
+    free(w.out);
+    free(w.report);
+}
+
+static void print_branches(void)
+{
+    printf("\nBranches at %dx%dx%d, B's K-blocks zero with probability %g, per warp and stretch between barriers:\n",
+           branch_shape.m, branch_shape.k, branch_shape.n, 1 - BRANCH_DENSITY);
+    for (int i = 0; i < 2; i++) {
+        const branch_record *r = &branch_runs[i];
+        if (!r->kernel)
+            continue;
+        if (r->recorded)
+            printf("  %-30s lanes diverged in %llu of %llu\n", i ? "the wide-tile kernel (contrast)" : "your kernel",
+                   r->divergent_steps, r->warp_steps);
+        else
+            printf("  %-30s not traced: %s\n", i ? "the wide-tile kernel (contrast)" : "your kernel", r->why);
+    }
+}
+
+/* "branches": each kernel's record, block 0's warps step by step
+ * ("divergent": true, false, or null where the warp ran nothing; "blocks":
+ * the most basic blocks a lane ran there). */
+static void write_branches(tl_json_writer *jw)
+{
+    char shape[64];
+    snprintf(shape, sizeof shape, "%dx%dx%d", branch_shape.m, branch_shape.k, branch_shape.n);
+    tl_jw_object_begin(jw, "branches");
+    tl_jw_string(jw, "shape", shape);
+    tl_jw_number(jw, "block_density", BRANCH_DENSITY);
+    tl_jw_array_begin(jw, "kernels");
+    for (int i = 0; i < 2; i++) {
+        const branch_record *r = &branch_runs[i];
+        if (!r->kernel)
+            continue;
+        tl_jw_object_begin(jw, NULL);
+        tl_jw_string(jw, "kernel", r->kernel);
+        tl_jw_string(jw, "source", r->source);
+        tl_jw_bool(jw, "recorded", r->recorded);
+        if (!r->recorded)
+            tl_jw_string(jw, "why", r->why);
+        tl_jw_int(jw, "warp_steps", (long long)r->warp_steps);
+        tl_jw_int(jw, "divergent_steps", (long long)r->divergent_steps);
+        tl_jw_int(jw, "block", 0);
+        tl_jw_array_begin(jw, "warps");
+        for (int w = 0; w < r->warps; w++) {
+            tl_jw_object_begin(jw, NULL);
+            tl_jw_int(jw, "warp", w);
+            tl_jw_array_begin(jw, "divergent");
+            for (int k = 0; k < r->steps; k++)
+                if (r->divergent[w][k] < 0)
+                    tl_jw_string(jw, NULL, NULL);
+                else
+                    tl_jw_bool(jw, NULL, r->divergent[w][k]);
+            tl_jw_array_end(jw);
+            tl_jw_array_begin(jw, "blocks");
+            for (int k = 0; k < r->steps; k++)
+                tl_jw_int(jw, NULL, r->divergent[w][k] < 0 ? 0 : r->blocks[w][k]);
+            tl_jw_array_end(jw);
+            tl_jw_object_end(jw);
+        }
+        tl_jw_array_end(jw);
+        tl_jw_object_end(jw);
+    }
+    tl_jw_array_end(jw);
+    tl_jw_object_end(jw);
+}
+
 /* ---- cases ------------------------------------------------------------------ */
 /* output: what the lab file printed (printf in a kernel), its start, from the run in thread order. */
 typedef struct { char name[64], verdict[16], message[512], output[STDERR_KEEP]; int findings; } case_result;
@@ -971,7 +1123,7 @@ static void usage(FILE *to)
     fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID] [--source FILE]\n"
                 "       [--shape RxC|MxKxN|N]... [--unit NAME] [--counters SHAPE | --no-counters]\n"
                 "       [--sparsity dense|zero|blocks|values|along-k] [--density D] [--seed S]\n"
-                "       [--timeout S] [--json FILE]\n");
+                "       [--timeout S] [--json FILE] [--branches MxKxN | --no-branches] [--contrast WORKER]\n");
 }
 
 int main(int argc, char **argv)
@@ -987,6 +1139,8 @@ int main(int argc, char **argv)
     const char *shape_unit[MAX_SHAPES];
     int nshapes = 0;
     int n_only = 0, no_counters = 0;
+    const char *branches_option = NULL, *contrast = NULL;
+    int no_branches = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define OPT(name) (!strcmp(o, name) && v && ++i)
@@ -1015,6 +1169,9 @@ int main(int argc, char **argv)
         }
         else if (OPT("--counters")) counters_shape = v;
         else if (!strcmp(o, "--no-counters")) no_counters = 1;
+        else if (OPT("--branches")) branches_option = v;
+        else if (!strcmp(o, "--no-branches")) no_branches = 1;
+        else if (OPT("--contrast")) contrast = v;
         else if (OPT("--seed")) seed = strtoull(v, NULL, 10);
         else if (OPT("--sparsity")) {
             static const char *const names[] = {"dense", "zero", "blocks", "values", "along-k"};
@@ -1090,6 +1247,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (branches_option && tl_parse_mm_shape(branches_option, &branch_shape)) {
+        option_error("--branches '%s': MxKxN, e.g. 128x256x256", branches_option);
+        return 2;
+    }
+    if (branches_option)
+        capped((double)branch_shape.m * branch_shape.n * branch_shape.k, CAP_MULTIPLY, "512x512x512 multiply-adds", branches_option);
     if (counters_shape && ((transpose && tl_parse_shape(counters_shape, &shape_rc[MAX_SHAPES - 1])) ||
                            (matmul && tl_parse_mm_shape(counters_shape, &shape_mm[MAX_SHAPES - 1])))) {
         option_error("--counters '%s': %s", counters_shape, transpose ? "RxC, e.g. 1024x1024" : "MxKxN, e.g. 256x256x256");
@@ -1216,6 +1379,24 @@ int main(int argc, char **argv)
                          cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
                 }
         }
+        /* The branches case: the student's kernel, then the wide-tile contrast. */
+        if (sparse && !no_branches && (json_path || branches_option)) {
+            static char beside[4096 + 64];
+            if (!contrast) {   /* the CPU kit's, beside this program */
+                char self[4096];
+                ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+                self[n > 0 ? n : 0] = 0;
+                char *slash = strrchr(self, '/');
+                if (slash)
+                    *slash = 0;
+                snprintf(beside, sizeof beside, "%s/contrast/sparse_wide/worker", self);
+                contrast = beside;
+            }
+            branch_runs[0].kernel = "yours", branch_runs[0].source = source ? source : worker_path;
+            branches_run(&branch_runs[0], worker_path);
+            branch_runs[1].kernel = "contrast", branch_runs[1].source = "kinds/sparse/sparse_wide_launch.cu";
+            branches_run(&branch_runs[1], contrast);
+        }
     } else {
         fprintf(stderr, "cpu-check: unknown kind '%s' (transpose, matmul, supersteps or sparse)\n", kind);
         return 2;
@@ -1270,6 +1451,11 @@ int main(int argc, char **argv)
     }
     if (cshape[0])
         print_counters(cshape, jf ? &jw : NULL);
+    if (branch_runs[0].kernel) {
+        print_branches();
+        if (jf)
+            write_branches(&jw);
+    }
     if (ncu_csv && cshape[0] && write_ncu_csv(ncu_csv) != 0) {
         fprintf(stderr, "cpu-check: cannot write %s: %s\n", ncu_csv, strerror(errno));
         return 2;

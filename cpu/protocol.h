@@ -37,10 +37,13 @@ enum tlc_op {
                               (tl_sparse_encoded_floats(K, N) floats, sparse_case.h) -> out M*N */
 };
 
+enum { TLC_COUNT_ACCESSES = 1, TLC_TRACE_BRANCHES = 2 };
+
 typedef struct {
     char magic[4];   /* "TLC1" */
     int32_t op, a, b, c;
-    int32_t counting;   /* 1: group accesses into warp requests (counters) */
+    int32_t counting;   /* TLC_COUNT_ACCESSES: group accesses into warp requests (counters);
+                           TLC_TRACE_BRANCHES: compare the paths of a warp's lanes (lab 7) */
     int32_t order;      /* 0: threads run in thread order between barriers; else a seed: shuffled */
     uint32_t n_in, n_out;
 } tlc_request;

@@ -42,6 +42,15 @@
  * wavefronts - requests, as ncu's l1tex__data_bank_conflicts counts them.
  * Per instruction it also keeps requests by their cost and one sample warp,
  * lane by lane, which the report page draws (grader/report_page.c).
+ *
+ * Branches (when the request asks: lab 7's branches case). A lab file built
+ * with -fsanitize-coverage=trace-pc calls __sanitizer_cov_trace_pc at the
+ * start of each basic block; each lane folds the blocks it ran into a hash of
+ * its path. Wherever a warp's lanes meet (a __syncthreads, a shuffle, a vote,
+ * a __syncwarp, the kernel's end) their hashes are compared and reset: lanes
+ * that ran different blocks since they last met diverged. Kept per warp and
+ * per stretch between barriers: the lowest block's, whole, and every block's
+ * count.
  */
 #include "cuda_runtime.h"
 #include "runtime.h"
@@ -107,6 +116,7 @@ struct Alloc { uintptr_t lo; size_t size; bool freed; };
 std::vector<Alloc> g_allocs;
 cudaError_t g_last_error = cudaSuccess, g_sticky = cudaSuccess;
 bool g_counting = true;
+bool g_branches;   /* lab 7's branches case: each lane's path hashed (Branches, above) */
 unsigned g_pool_threads;
 uint32_t g_order;   /* 0: thread order; else the seed of a shuffled order */
 size_t g_dynamic_limit = SHARED_LIMIT;   /* raised by cudaFuncSetAttribute */
@@ -137,6 +147,13 @@ struct BarrierInfo {
     uint64_t blocks = 0, block = UINT64_MAX;
     unsigned reached = 0, total = 0;
 };
+/* Lab 7's picture: one warp's stretch between two barriers, uniform or not. */
+struct BranchCell {
+    uint16_t warp, step;
+    uint8_t divergent;
+    uint32_t blocks;   /* the most basic blocks a lane of the warp ran in it */
+};
+enum { BRANCH_STEPS = 256 };   /* the stretches kept of the sampled block */
 /* One warp-level request kept whole for the report page (grader/report_page.c):
  * the first the lowest block made at this instruction (deterministic: the
  * counters case runs in thread order). Lanes as byte offsets: global ones from
@@ -160,8 +177,14 @@ struct Findings {
     std::map<RaceKey, RaceInfo> races;
     std::map<BarrierKey, BarrierInfo> barriers;
     std::map<uint32_t, Stat> stats;
+    std::vector<BranchCell> branch_cells;   /* block 0's, of the first launch */
+    uint64_t warp_steps = 0, divergent_steps = 0;   /* every block's */
     void merge(const Findings &o)
     {
+        if (branch_cells.empty())
+            branch_cells = o.branch_cells;
+        warp_steps += o.warp_steps;
+        divergent_steps += o.divergent_steps;
         for (auto &r : o.races) {
             RaceInfo &m = races[r.first];
             m.count += r.second.count;
@@ -218,6 +241,9 @@ struct Fiber {
     uint32_t wait_pc;
     uint32_t wait_mask;   /* WAIT_WARP: the lanes it waits for (__syncwarp's mask, a shuffle's) */
     uint64_t exchanged;   /* what it gives a shuffle or a vote of its warp */
+    uint64_t path;        /* the basic blocks it ran since its warp last met, hashed (g_branches) */
+    uint32_t blocks;      /* how many */
+    bool fresh_exit;      /* it ended since its warp last met */
     uint3 idx;
     std::vector<Rec> recs;
 };
@@ -288,6 +314,11 @@ struct Worker {
     Shadow *shadow;
     Shadow *byte_shadow;   /* 4 per word, used from a word's first access to part of it */
     uint32_t clock = 0, epoch = 0, wep[MAX_THREADS / 32];
+    /* g_branches: per warp, whether its lanes diverged in this stretch between
+     * barriers and the most blocks a lane ran; the stretch's number. */
+    bool wdiv[MAX_THREADS / 32];
+    uint32_t wblocks[MAX_THREADS / 32];
+    unsigned step = 0;
     bool aborted = false;
     Findings found;
     std::unordered_map<uint32_t, uint32_t> occ;
@@ -334,6 +365,7 @@ void fiber_main()
     Worker *w = W;
     g_job.entry(g_job.ctx);
     w->cur->state = DONE;
+    w->cur->fresh_exit = true;
     tlc_switch(&w->cur->sp, w->sched_sp);
     __builtin_unreachable();
 }
@@ -351,6 +383,9 @@ void fiber_init(Worker *w, unsigned i)
     f.state = READY;
     f.tid = i;
     f.barriers = 0;
+    f.path = 0;
+    f.blocks = 0;
+    f.fresh_exit = false;
     f.recs.clear();
     unsigned bx = g_job.block.x, by = g_job.block.y;
     f.idx = uint3{i % bx, (i / bx) % by, i / (bx * by)};
@@ -555,6 +590,45 @@ void barrier_finding(Worker *w, int kind, uint32_t pc1, uint32_t pc2, unsigned r
     }
 }
 
+/* The lanes of warp `base / 32` meet (g_branches): those `meets` says, and any
+ * that ended since the warp last met, compare their paths. */
+template <class Meets> void meet(Worker *w, unsigned base, Meets meets)
+{
+    bool have = false, diverged = false;
+    uint64_t first = 0;
+    uint32_t most = 0;
+    for (unsigned t = base; t < std::min(w->nthreads, base + 32); t++) {
+        Fiber &f = w->fibers[t];
+        if (f.state == DONE ? !f.fresh_exit : !meets(f))
+            continue;
+        diverged |= have && f.path != first;
+        if (!have)
+            first = f.path, have = true;
+        most = std::max(most, f.blocks);
+        f.path = 0, f.blocks = 0, f.fresh_exit = false;
+    }
+    w->wdiv[base / 32] |= diverged;
+    w->wblocks[base / 32] += most;
+}
+
+/* A stretch between barriers ends for every warp of the block: kept. */
+void end_step(Worker *w)
+{
+    for (unsigned base = 0; base < w->nthreads; base += 32) {
+        meet(w, base, [](const Fiber &f) { return f.state != DONE; });
+        unsigned warp = base / 32;
+        if (w->wblocks[warp]) {   /* a warp that ran nothing here (all its lanes ended) is not counted */
+            w->found.warp_steps++;
+            w->found.divergent_steps += w->wdiv[warp];
+            if (w->block_id == 0 && w->step < BRANCH_STEPS)
+                w->found.branch_cells.push_back(BranchCell{(uint16_t)warp, (uint16_t)w->step, w->wdiv[warp], w->wblocks[warp]});
+        }
+        w->wdiv[warp] = false;
+        w->wblocks[warp] = 0;
+    }
+    w->step++;
+}
+
 void run_block(Worker *w, uint64_t b)
 {
     dim3 g = g_job.grid;
@@ -569,7 +643,8 @@ void run_block(Worker *w, uint64_t b)
     fill_unwritten(w->sh_region, w->sh_used ? w->sh_used : (size_t)SHARED_ARENA);
     w->epoch = ++w->clock;
     for (unsigned i = 0; i < (n + 31) / 32; i++)
-        w->wep[i] = ++w->clock;
+        w->wep[i] = ++w->clock, w->wdiv[i] = false, w->wblocks[i] = 0;
+    w->step = 0;
     bool barrier_reported = false;
     uint16_t order[MAX_THREADS];
     for (unsigned i = 0; i < n; i++)
@@ -611,6 +686,8 @@ void run_block(Worker *w, uint64_t b)
                     waiting |= 1u << (t - base), wanted |= f.wait_mask;
             }
             if (waiting && !(wanted & live & ~waiting)) {
+                if (g_branches)
+                    meet(w, base, [](const Fiber &f) { return f.state == WAIT_WARP; });
                 for (unsigned t = base; t < std::min(n, base + 32); t++)
                     if (w->fibers[t].state == WAIT_WARP)
                         w->fibers[t].state = READY;
@@ -645,6 +722,8 @@ void run_block(Worker *w, uint64_t b)
         }
         if (g_counting)
             count_warps(w);
+        if (g_branches)
+            end_step(w);
         w->epoch = ++w->clock;
         for (unsigned i = 0; i < n; i++)
             if (w->fibers[i].state != DONE) {
@@ -654,6 +733,8 @@ void run_block(Worker *w, uint64_t b)
     }
     if (g_counting)
         count_warps(w);
+    if (g_branches)
+        end_step(w);
 }
 
 /* ---- the pool of OS threads ------------------------------------------------ */
@@ -878,6 +959,19 @@ TLC_HOOK(8)
 TLC_HOOK(16)
 extern "C" void __tsan_read_range(void *a, size_t n) { on_access(a, (unsigned)std::min<size_t>(n, 255), false, __builtin_return_address(0)); }
 extern "C" void __tsan_write_range(void *a, size_t n) { on_access(a, (unsigned)std::min<size_t>(n, 255), true, __builtin_return_address(0)); }
+/* -fsanitize-coverage=trace-pc (lab 7's files): a basic block starts. Its
+ * return address names the block; the lane folds it into its path. */
+extern "C" void __sanitizer_cov_trace_pc(void)
+{
+    if (!g_branches)
+        return;
+    Worker *w = W;
+    if (!w || !w->cur)
+        return;
+    Fiber *f = w->cur;
+    f->path = (f->path ^ pc_of(__builtin_return_address(0))) * 0x100000001b3ull;   /* FNV-1a's step: order counts */
+    f->blocks++;
+}
 extern "C" void __tsan_init(void) {}
 extern "C" void __tsan_func_entry(void *) {}
 extern "C" void __tsan_func_exit(void) {}
@@ -1310,7 +1404,8 @@ extern "C" cudaError_t cudaEventDestroy(cudaEvent_t e)
 extern "C" void tlc_configure(int counting, unsigned threads, uint32_t order)
 {
     g_order = order;
-    g_counting = counting != 0;
+    g_counting = (counting & TLC_COUNT_ACCESSES) != 0;
+    g_branches = (counting & TLC_TRACE_BRANCHES) != 0;
     g_pool_threads = threads;
 }
 
@@ -1336,6 +1431,21 @@ extern "C" void tlc_write_report(FILE *out)
         fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
                 s.second.write ? "st" : "ld", (unsigned long long)s.second.requests,
                 (unsigned long long)s.second.units, (unsigned long long)s.second.ideal);
+    /* Lab 7's branches case: every block's stretches, how many diverged, and
+     * block 0's warp by warp ("step:divergent:blocks,..."). */
+    if (g_branches) {
+        fprintf(out, "branches\t%llu\t%llu\n", (unsigned long long)g_findings.warp_steps,
+                (unsigned long long)g_findings.divergent_steps);
+        std::map<unsigned, std::string> by_warp;
+        for (const BranchCell &c : g_findings.branch_cells) {
+            char buf[48];
+            std::string &s = by_warp[c.warp];
+            snprintf(buf, sizeof buf, "%s%u:%u:%u", s.empty() ? "" : ",", c.step, c.divergent, c.blocks);
+            s += buf;
+        }
+        for (auto &x : by_warp)
+            fprintf(out, "branchwarp\t%u\t%s\n", x.first, x.second.c_str());
+    }
     /* One line per instruction for the report page: requests above their ideal,
      * requests by cost ("cost:count,..."), and its sample warp, lane by lane
      * (a byte offset, "-" for a lane that made no access). */

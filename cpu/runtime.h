@@ -14,7 +14,9 @@ extern "C" {
 /* The worker's exit status after "not supported in CPU mode: ..." on stderr. */
 enum { TLC_EXIT_UNSUPPORTED = 3 };
 
-/* counting: group accesses into warp requests (the counters); threads: OS
+/* counting: TLC_COUNT_ACCESSES groups accesses into warp requests (the
+ * counters), TLC_TRACE_BRANCHES compares a warp's lanes' paths (lab 7's
+ * branches case; a file built with -fsanitize-coverage=trace-pc); threads: OS
  * threads for blocks (0: one per core); order: 0 runs a block's threads in
  * thread order between barriers, another value shuffles that order (a seed,
  * per block and barrier), so a race that one order hides shows in another.

@@ -10,6 +10,10 @@
  * loop's copies) are drawn as one figure. The page states each figure's
  * numbers as data- attributes too, so tests read the DOM, not pixels
  * (tests/cpu/report_page.c). A GPU grade has no such record: the page says so.
+ * Lab 7's record adds "branches" (cpu/judge.c, the branches case): per warp
+ * and per stretch between barriers, whether its lanes ran the same basic
+ * blocks, for the student's sparse kernel and the kit's wide-tile one; the
+ * page draws the two grids side by side.
  */
 #include "report.h"
 
@@ -44,6 +48,16 @@ typedef struct {
     int line, line2;
 } check_finding;
 
+/* Lab 7: one kernel's warps (rows) by stretches between barriers (columns). */
+enum { MAX_BR_WARPS = 32, MAX_BR_STEPS = 256 };
+typedef struct {
+    char kernel[16], source[256], why[300];
+    int recorded, warps, steps;
+    double warp_steps, divergent_steps;   /* every block's */
+    signed char divergent[MAX_BR_WARPS][MAX_BR_STEPS];   /* -1: the warp ran nothing there */
+    unsigned blocks[MAX_BR_WARPS][MAX_BR_STEPS];
+} branch_grid;
+
 typedef struct {
     access_line lines[MAX_LINES];
     int nlines;
@@ -51,6 +65,10 @@ typedef struct {
     check_finding findings[MAX_FINDINGS];   /* from every cpu-check*.json of the run */
     int nfindings;
     int read;   /* a record was found */
+    branch_grid branches[2];   /* lab 7: the student's kernel, the contrast */
+    int nbranches;
+    char branch_shape[32];
+    double branch_density;
 } traces;
 
 /* ---- text ------------------------------------------------------------------- */
@@ -103,12 +121,45 @@ static void read_findings(traces *t, const tl_json *root)
     }
 }
 
+static void read_branches(traces *t, const tl_json *root)
+{
+    const tl_json *br = tl_json_get(root, "branches"), *all = tl_json_get(br, "kernels");
+    if (!all)
+        return;
+    snprintf(t->branch_shape, sizeof t->branch_shape, "%s", tl_json_string(br, "shape", "?"));
+    t->branch_density = tl_json_number(br, "block_density", 0);
+    for (const tl_json *k = all->child; k && t->nbranches < 2; k = k->next) {
+        branch_grid *g = &t->branches[t->nbranches++];
+        memset(g, 0, sizeof *g);
+        memset(g->divergent, -1, sizeof g->divergent);
+        snprintf(g->kernel, sizeof g->kernel, "%s", tl_json_string(k, "kernel", "?"));
+        snprintf(g->source, sizeof g->source, "%s", tl_json_string(k, "source", ""));
+        snprintf(g->why, sizeof g->why, "%s", tl_json_string(k, "why", ""));
+        const tl_json *rec = tl_json_get(k, "recorded");
+        g->recorded = rec && rec->type == TL_JSON_BOOL && rec->number != 0;
+        g->warp_steps = tl_json_number(k, "warp_steps", 0);
+        g->divergent_steps = tl_json_number(k, "divergent_steps", 0);
+        const tl_json *warps = tl_json_get(k, "warps");
+        for (const tl_json *w = warps ? warps->child : NULL; w && g->warps < MAX_BR_WARPS; w = w->next, g->warps++) {
+            const tl_json *d = tl_json_get(w, "divergent"), *b = tl_json_get(w, "blocks");
+            int step = 0;
+            for (const tl_json *x = d ? d->child : NULL; x && step < MAX_BR_STEPS; x = x->next, step++)
+                g->divergent[g->warps][step] = x->type == TL_JSON_BOOL ? (signed char)(x->number != 0) : -1;
+            g->steps = step > g->steps ? step : g->steps;
+            step = 0;
+            for (const tl_json *x = b ? b->child : NULL; x && step < MAX_BR_STEPS; x = x->next, step++)
+                g->blocks[g->warps][step] = x->type == TL_JSON_NUMBER && x->number > 0 ? (unsigned)x->number : 0;
+        }
+    }
+}
+
 static void read_traces(traces *t, const tl_json *root)
 {
     if (!root)
         return;
     t->read = 1;
     read_findings(t, root);
+    read_branches(t, root);
     const tl_json *c = tl_json_get(root, "counters");
     snprintf(t->shape, sizeof t->shape, "%s", tl_json_string(c, "shape", ""));
     const tl_json *sites = tl_json_get(c, "sites");
@@ -765,6 +816,97 @@ static void timelines(FILE *f, const traces *t, const source_file *src)
         fputs("<p class=\"na\">No kernel with shared memory or a barrier.</p>\n", f);
 }
 
+/* ---- lab 7: the skip, warp by warp -------------------------------------------- */
+
+static const char *branch_title(const branch_grid *g)
+{
+    return !strcmp(g->kernel, "yours") ? "your kernel" : "the kit's wide-tile kernel";
+}
+
+/* One kernel's grid: block 0's warps down, its stretches between barriers
+ * across (the first: from the kernel's start to its first barrier). A cell is
+ * blue where every lane ran the same basic blocks (darker: more of them, so
+ * less skipped), red where they differed, grey where the warp ran nothing. */
+static void branch_grid_svg(FILE *f, const branch_grid *g)
+{
+    const int left = 52, top = 30, cell = g->steps > 40 ? (560 / g->steps > 5 ? 560 / g->steps : 5) : 14;
+    int width = left + g->steps * cell + 8, height = top + g->warps * cell + 30;
+    if (width < 300)
+        width = 300;
+    unsigned most = 1;
+    int cells = 0, divergent = 0;
+    for (int w = 0; w < g->warps; w++)
+        for (int k = 0; k < g->steps; k++) {
+            most = g->blocks[w][k] > most ? g->blocks[w][k] : most;
+            cells += g->divergent[w][k] >= 0;
+            divergent += g->divergent[w][k] > 0;
+        }
+    fprintf(f, "<svg class=\"branches\" data-kernel=\"%s\" data-warps=\"%d\" data-steps=\"%d\" data-cells=\"%d\" "
+            "data-divergent-cells=\"%d\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+            g->kernel, g->warps, g->steps, cells, divergent, width, height, width, height);
+    fputs("<text x=\"0\" y=\"11\" class=\"title\">", f);
+    text(f, branch_title(g));
+    fprintf(f, ": %d of %d diverged</text><text x=\"%d\" y=\"%d\" class=\"axis\">barrier to barrier, along K &#8594;</text>",
+            divergent, cells, left, top - 6);
+    for (int w = 0; w < g->warps; w++) {
+        fprintf(f, "<text x=\"0\" y=\"%d\" class=\"axis\">warp %d</text>", top + w * cell + cell - 3, w);
+        for (int k = 0; k < g->steps; k++) {
+            int d = g->divergent[w][k];
+            /* Four shades of work, each a quarter of the grid's most. */
+            int shade = 1 + (int)(3.999 * g->blocks[w][k] / most);
+            if (d < 0)
+                fprintf(f, "<rect class=\"step idle\"");
+            else if (d)
+                fprintf(f, "<rect class=\"step divergent\"");
+            else
+                fprintf(f, "<rect class=\"step uniform w%d\"", shade);
+            fprintf(f, " data-warp=\"%d\" data-step=\"%d\" data-blocks=\"%u\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+                    w, k, g->blocks[w][k], left + k * cell, top + w * cell, cell - 1, cell - 1);
+        }
+    }
+    int ly = top + g->warps * cell + 8;
+    fprintf(f, "<rect class=\"legend uniform w3\" x=\"0\" y=\"%d\" width=\"10\" height=\"10\"/><text x=\"14\" y=\"%d\" "
+            "class=\"axis\">uniform (darker: more work)</text><rect class=\"legend divergent\" x=\"190\" y=\"%d\" "
+            "width=\"10\" height=\"10\"/><text x=\"204\" y=\"%d\" class=\"axis\">divergent</text></svg>",
+            ly, ly + 9, ly, ly + 9);
+    drawn_w = width, drawn_h = height;
+}
+
+/* Lab 7's two grids side by side: the student's sparse kernel and the kit's wide-tile contrast. */
+static void branch_figures(FILE *f, const traces *t)
+{
+    if (!t->nbranches)
+        return;
+    fprintf(f, "<h2 id=\"branches\">Lab 7: the skip, warp by warp</h2>\n<p>Traced by CPU mode at %s (MxKxN) with "
+            "B's K-blocks zero with probability %g: for each warp of block 0 (a row) and each stretch of its work "
+            "between two barriers (a column, in order along K), did all 32 lanes run the same basic blocks? Blue: they "
+            "did, so the warp skipped or computed each K-block together; red: the lanes took different branches and "
+            "the warp ran both ways. On a GPU, ncu's divergent branches are what part 3 scores.</p>\n"
+            "<div class=\"pair\">\n", t->branch_shape, 1 - t->branch_density);
+    for (int i = 0; i < t->nbranches; i++) {
+        const branch_grid *g = &t->branches[i];
+        fprintf(f, "<figure class=\"branches\" data-kernel=\"%s\" data-recorded=\"%d\" data-warp-steps=\"%.0f\" "
+                "data-divergent-steps=\"%.0f\">\n<figcaption><b>", g->kernel, g->recorded, g->warp_steps,
+                g->divergent_steps);
+        text(f, branch_title(g));
+        fputs("</b> (", f);
+        text(f, g->source);
+        fputs(")<br>", f);
+        if (!g->recorded) {
+            fputs("<span class=\"na\">not traced: ", f);
+            text(f, g->why);
+            fputs("</span></figcaption></figure>\n", f);
+            continue;
+        }
+        fprintf(f, "<b class=\"%s\">lanes diverged in %.0f of %.0f</b> warp-stretches of the grid; block 0's %d "
+                "warps drawn.</figcaption>\n", g->divergent_steps > 0 ? "bad" : "good", g->divergent_steps,
+                g->warp_steps, g->warps);
+        branch_grid_svg(f, g);
+        fputs("\n</figure>\n", f);
+    }
+    fputs("</div>\n", f);
+}
+
 /* ---- the table of lines ------------------------------------------------------ */
 
 static void line_table(FILE *f, const traces *t, const source_file *src)
@@ -957,7 +1099,10 @@ static const char *const style =
     "details{margin:.2rem 0}details pre{white-space:pre-wrap;font-size:12px}"
     "rect.interval{fill:#f7f9fb;stroke:#e2e5e9}svg text.steplabel{text-anchor:middle}"
     "line.barrier{stroke:#333;stroke-width:3}line.barrier.broken{stroke:#b3261e;stroke-dasharray:4 3}"
-    "circle.access{fill:#3b6ea5}path.race{fill:none;stroke:#b3261e;stroke-width:2.5}";
+    "circle.access{fill:#3b6ea5}path.race{fill:none;stroke:#b3261e;stroke-width:2.5}"
+    "div.pair{display:flex;flex-wrap:wrap;gap:1rem}div.pair figure{margin:0}svg text.title{font-weight:600}"
+    "rect.step.idle{fill:#eee}rect.step.divergent{fill:#d9534f}rect.step.w1{fill:#c6dbef}rect.step.w2{fill:#9ecae1}"
+    "rect.step.w3,rect.legend.w3{fill:#4292c6}rect.step.w4{fill:#08519c}rect.legend.divergent{fill:#d9534f}";
 
 /* cpu-check.json, and a lab of several kernels' cpu-check-UNIT.json, in name
  * order; none older than `since` (an earlier grade's, left in a reused --out
@@ -1055,6 +1200,22 @@ int write_figure_files(const char *dir, const char *source, const char *prefix)
         }
         bad |= picture_end(f, path);
     }
+    if (t.nbranches) {   /* lab 7: both grids in one picture */
+        char path[4200];
+        FILE *f = picture_begin(prefix, "branches", path, sizeof path);
+        if (!f)
+            return -1;
+        int w = 0, h = 0;
+        fputs("<div class=\"pair\">", f);
+        for (int i = 0; i < t.nbranches; i++)
+            if (t.branches[i].recorded) {
+                branch_grid_svg(f, &t.branches[i]);
+                w += drawn_w + 16, h = drawn_h > h ? drawn_h : h;
+            }
+        fputs("</div>", f);
+        drawn_w = w, drawn_h = h;
+        bad |= picture_end(f, path);
+    }
     bare = 0;
     free(src.text);
     return bad;
@@ -1132,6 +1293,7 @@ int write_report_page(const grade *g, const options *o, const char *path)
               "kernel by kernel, without one): no accesses to draw, only the checks' findings.</p>\n", f);
         line_table(f, &t, &src);
         timelines(f, &t, &src);
+        branch_figures(f, &t);
     } else {
         fprintf(f, "<p data-traces=\"1\">Counted at %s by CPU mode, by the hardware's rules: a warp-level request to "
                 "global memory moves 32-byte sectors; one to shared memory is served in passes (wavefronts), one per "
@@ -1155,6 +1317,7 @@ int write_report_page(const grade *g, const options *o, const char *path)
             if (!strcmp(t.lines[i].space, "shared") && t.lines[i].has_warp)
                 figure(f, &t.lines[i], &src);
         timelines(f, &t, &src);
+        branch_figures(f, &t);
     }
     fputs("</section>\n", f);
 

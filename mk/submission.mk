@@ -31,11 +31,12 @@ STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
 # the inspector sees each call between them as a relocation (grader/inspect.c).
 STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC)) -Xcompiler -fPIC,-ffunction-sections
 
+# What each kind needs of make (the kit workers its measurement compares with,
+# its flags and contrasts in CPU mode): read before cpu.mk, which uses them.
+include $(wildcard kinds/*/kind.mk)
+
 # CPU mode (cpu/cpu.mk): the same file built for the CPU; build/labN --cpu runs it.
 include cpu/cpu.mk
-
-# What each kind needs of make (the kit workers its measurement compares with).
-include $(wildcard kinds/*/kind.mk)
 JUDGES := $(KIT)/judge/tests-$(KIND) $(KIT)/judge/measure-$(KIND) $(KIT)/judge/check-$(KIND) \
           $(foreach w,$(KIT_WORKERS_$(KIND)),$(KIT)/workers/$(w)) $(KIT_JUDGES_$(KIND))
 ifneq ($(BASELINE),)

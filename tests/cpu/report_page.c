@@ -11,10 +11,13 @@
  * pixels, is checked: an element per figure whose data- attributes carry the
  * counts cpu-check.json holds, the lanes, sectors, bank cells and barrier
  * intervals each lesson turns on, the source lines the table links to, and a
- * size under 2 MB. Lab 3's screenshot stays in
+ * size under 2 MB. Lab 7's reference and its diverging-skip fixture: each
+ * kernel's grid of warps by stretches between barriers, uniform or divergent,
+ * beside the kit's wide-tile kernel (cpu-check-sparse.json's "branches").
+ * Lab 3's screenshot stays in
  * build/tests/report-page-artifacts/. Beside them, the report step alone on a
- * GPU grade's fixtures (the speed bars) and on a FIFO for a source. About a
- * minute on 2 cores; no GPU needed (--cpu).
+ * GPU grade's fixtures (the speed bars) and on a FIFO for a source. About
+ * three minutes on 2 cores; no GPU needed (--cpu).
  */
 #define _GNU_SOURCE   /* strcasestr */
 #include <criterion/criterion.h>
@@ -86,8 +89,10 @@ typedef struct {
 
 /* A lab file graded once in this run under `name` (Criterion's runner is
  * every test's parent: its pid names the run), exiting `status`, its page
- * rendered. A patch (a tests/submissions/ fixture) is applied to `src` first. */
-static graded grade_file(const char *name, const char *lab, const char *src, const char *patch, int expect_status)
+ * rendered. A patch (a tests/submissions/ fixture) is applied to `src` first.
+ * `trace`: CPU mode's record read beside it (a lab of units: cpu-check-UNIT.json). */
+static graded grade_traced(const char *name, const char *lab, const char *src, const char *patch, int expect_status,
+                           const char *trace)
 {
     graded g;
     memset(&g, 0, sizeof g);
@@ -135,13 +140,18 @@ static graded grade_file(const char *name, const char *lab, const char *src, con
     g.dom = slurp(path, NULL);
     snprintf(path, sizeof path, "%s/console.txt", g.dir);
     g.console = slurp(path, NULL);
-    snprintf(path, sizeof path, "%s/cpu-check.json", g.dir);
+    snprintf(path, sizeof path, "%s/%s", g.dir, trace);
     g.trace = tl_json_parse_file(path, err, sizeof err);
     cr_assert(g.trace, "%s: %s", path, err);
     snprintf(path, sizeof path, "%s/results.json", g.dir);
     g.results = tl_json_parse_file(path, err, sizeof err);
     cr_assert(g.results, "%s: %s", path, err);
     return g;
+}
+
+static graded grade_file(const char *name, const char *lab, const char *src, const char *patch, int expect_status)
+{
+    return grade_traced(name, lab, src, patch, expect_status, "cpu-check.json");
 }
 
 /* The DOM Chromium built; the test is skipped without a browser. */
@@ -274,6 +284,7 @@ static void release(graded *g)
 #define LAB2 "solutions/lab2-shared-tile/transpose.cu"
 #define LAB3 "solutions/lab3-padding/transpose.cu"
 #define LAB6 "solutions/lab6-register-transpose/transpose.cu"
+#define LAB7 "solutions/lab7-sparse-matmul/matmul.cu"
 
 /* ---- the labs -------------------------------------------------------------------- */
 
@@ -537,4 +548,79 @@ Test(report_page, a_source_that_is_no_regular_file_never_blocks_the_page, .timeo
     char *page = slurp(path, NULL);
     cr_expect(page && strstr(page, "could not grade") && strstr(page, "interrupted: the grade did not finish"));
     free(page);
+}
+
+/* ---- lab 7: the skip, warp by warp ----------------------------------------------- */
+
+/* The figure of one kernel's branches (yours, contrast), its text in a buffer of its own, or NULL. */
+static char *branch_figure(const char *dom, const char *kernel)
+{
+    char head[96];
+    snprintf(head, sizeof head, "<figure class=\"branches\" data-kernel=\"%s\"", kernel);
+    const char *p = strstr(dom, head), *end = p ? strstr(p, "</figure>") : NULL;
+    return p && end ? strndup(p, end - p) : NULL;
+}
+
+/* branches.kernels[i] of cpu-check-sparse.json, by its "kernel". */
+static const tl_json *branch_record(const graded *g, const char *kernel)
+{
+    const tl_json *all = tl_json_get(tl_json_get(g->trace, "branches"), "kernels");
+    for (const tl_json *k = all ? all->child : NULL; k; k = k->next)
+        if (!strcmp(tl_json_string(k, "kernel", ""), kernel))
+            return k;
+    return NULL;
+}
+
+/* A kernel's figure says what its record says: the grid's warp-stretches and
+ * how many diverged, block 0's cells one rect each, red where they diverged. */
+static void expect_branch_figure(const graded *g, const char *kernel, int divergent)
+{
+    const tl_json *rec = branch_record(g, kernel);
+    cr_assert(rec, "%s: cpu-check-sparse.json has no branches of %s", g->dir, kernel);
+    const tl_json *recorded = tl_json_get(rec, "recorded");
+    cr_assert(recorded && recorded->number, "%s: %s's branches not traced: %s", g->dir, kernel,
+              tl_json_string(rec, "why", "?"));
+    char *fig = branch_figure(g->dom, kernel);
+    cr_assert(fig, "%s: no figure of %s's branches", g->dir, kernel);
+    double steps = tl_json_number(rec, "warp_steps", -1), diverged = tl_json_number(rec, "divergent_steps", -1);
+    cr_expect_eq(attr(fig, "data-warp-steps"), steps, "%s %s: warp-stretches", g->dir, kernel);
+    cr_expect_eq(attr(fig, "data-divergent-steps"), diverged, "%s %s: divergent ones", g->dir, kernel);
+    const char *svg = strstr(fig, "<svg class=\"branches\"");
+    cr_assert(svg, "%s %s: no grid", g->dir, kernel);
+    int cells = count(fig, "<rect class=\"step uniform") + count(fig, "<rect class=\"step divergent\"");
+    cr_expect_eq(attr(svg, "data-cells"), cells, "%s %s: one rect per cell", g->dir, kernel);
+    cr_expect_eq(attr(svg, "data-divergent-cells"), count(fig, "<rect class=\"step divergent\""));
+    cr_expect_eq(attr(svg, "data-warps"), 8, "block 0's 8 warps drawn");
+    cr_expect_gt(cells, 8, "more than one stretch between barriers");
+    if (divergent) {
+        cr_expect_gt(diverged, 0, "%s: %s's lanes diverge", g->dir, kernel);
+        cr_expect_gt(count(fig, "<rect class=\"step divergent\""), 0);
+    } else {
+        cr_expect_eq(diverged, 0, "%s: %s's warps skip as one", g->dir, kernel);
+        cr_expect_eq(count(fig, "<rect class=\"step divergent\""), 0);
+    }
+    free(fig);
+}
+
+/* Lab 7's reference against the same file whose lanes each walk the columns in
+ * their own order (tests/submissions/lab7/diverging_skip.patch): every warp of
+ * the reference decides each K-block's skip as one, the diverging file's do
+ * not; beside each, the kit's wide-tile kernel diverges, as it must. */
+Test(report_page, lab7_the_reference_skips_as_a_warp_the_diverging_skip_does_not, .timeout = 600)
+{
+    graded ref = grade_traced("lab7", "lab7", LAB7, NULL, 0, "cpu-check-sparse.json"),
+           bad = grade_traced("lab7-diverging-skip", "lab7", LAB7, "tests/submissions/lab7/diverging_skip.patch", 0,
+                              "cpu-check-sparse.json");
+    for (graded *g = &ref; g; g = g == &ref ? &bad : NULL) {
+        const char *dom = dom_of(g);
+        cr_expect(g->console && !strstr(g->console, ":CONSOLE"), "%s/report.html: console messages:\n%s", g->dir,
+                  g->console ? g->console : "(none read)");
+        cr_expect(strstr(dom, "<h2 id=\"branches\">"), "%s: no branches section", g->dir);
+        cr_expect_lt(g->page_bytes, 2u << 20, "%s/report.html is %zu bytes", g->dir, g->page_bytes);
+        expect_branch_figure(g, "contrast", 1);
+    }
+    expect_branch_figure(&ref, "yours", 0);
+    expect_branch_figure(&bad, "yours", 1);
+    release(&ref);
+    release(&bad);
 }
