@@ -361,6 +361,12 @@ Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_fr
     cr_assert_eq(gs_setup_with(ok[1].release, "local", installed, &log), 0, "%s", log);
     cr_assert(!strstr(log, "apt-get") && strstr(log, "mode=local needs one and a GPU"), "nothing fetched at all:\n%s", log);
 
+    /* The kit's CPU build failing ends in one sentence after make's lines, not make's alone. */
+    const char *no_build = "printf '#!/bin/sh\\ncase \"$*\" in *cpu-kit*) echo \"make: *** [cpu-kit] Error 1\" >&2; exit 2 ;; esac\\n' > $d/bin/make";
+    cr_assert_eq(gs_setup_with(ok[1].release, "cpu", no_build, &log), 1, "%s", log);
+    cr_assert(strstr(log, "setup.sh: the kit's CPU mode for lab1 did not build (make exit 2; its lines above)") &&
+              !strstr(log, "CPU mode is ready"), "%s", log);
+
     /* mode=local: no CUDA installed, said so (its GPU, driver and whole toolkit are the image's). */
     cr_assert_eq(gs_setup(ok[0].release, "local", &log), 0, "%s", log);
     cr_assert(!strstr(log, "--no-install-recommends cuda-nvcc") && strstr(log, "mode=local needs one and a GPU") &&

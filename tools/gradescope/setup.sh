@@ -114,11 +114,18 @@ fi
 # The grader's report tool (gcc alone); with mode=cpu also what ./grade --cpu
 # builds before its first grade (the tools, the worker's link, CPU mode's
 # runtime), from the lab's own file: minutes here, not in each grade.
-cd "$here/tilelab" 2>/dev/null || cd /autograder/source/tilelab
-make -s --no-print-directory build/tools/report
+# A failed build would end the image's build in make's own lines: one
+# sentence after them says what did not build and what that means.
+cd "$here/tilelab" 2>/dev/null || cd /autograder/source/tilelab ||
+    fail "the autograder has no kit (no tilelab/ beside setup.sh): rebuild it with make gradescope LAB=labN"
+build_fail() {   # WHAT EXIT
+    fail "the kit's $1 did not build (make exit $2; its lines above): every submission would get \"could not grade\"; check gcc, g++ and the CUDA compiler, or rebuild the zip with make gradescope"
+}
+make -s --no-print-directory build/tools/report || build_fail "report tool" $?
 if [ "$mode" = cpu ] && [ -n "$lab" ]; then
-    make -s --no-print-directory build/tools/rubric build/tools/inspect build/tools/ptx-structure
-    make -s --no-print-directory -f mk/submission.mk LAB="$lab" SRC="$(ls labs/"$lab"-*/*.cu | head -n 1)" \
-        need-seccomp link-symbols cpu-kit
+    make -s --no-print-directory build/tools/rubric build/tools/inspect build/tools/ptx-structure ||
+        build_fail "tools (rubric, inspector)" $?
+    make -s --no-print-directory -f mk/submission.mk LAB="$lab" SRC="$(ls labs/"$lab"-*/*.cu 2>/dev/null | head -n 1)" \
+        need-seccomp link-symbols cpu-kit || build_fail "CPU mode for $lab" $?
     say "CPU mode is ready for $lab"
 fi
