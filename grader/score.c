@@ -864,8 +864,8 @@ static void grade_uniform_branches(grade *g, const options *o, int all_passed)
     if (o->cpu_mode) {   /* first: out of the maximum whatever the tests say, as the speed items */
         t->max_score = 0;
         t->passed = 1;
-        appendf(t->output, OUTPUT_LEN, "not checked: CPU mode does not count branches (a GPU's ncu does). These "
-                "points are left out of the maximum.\n");
+        appendf(t->output, OUTPUT_LEN, "not checked: CPU mode does not count branches (a GPU's ncu does); it traces "
+                "them, and report.html draws which warps' lanes diverged. These points are left out of the maximum.\n");
         return;
     }
     if (!all_passed) {

@@ -22,8 +22,34 @@ handout-tables: $(B)/tools/rubric-table
 
 # The handouts' access pictures (handouts/img/access/*.png): the report page's
 # figures of the reference solutions' CPU-mode grades, and of the contrasts
-# their lessons draw, photographed by a headless Chromium; rerun after a
-# reference or the page changes (tools/handouts/figures.sh).
+# their lessons draw, photographed by a headless Chromium
+# (tools/handouts/figures.sh). `make handout-figures` draws them all again;
+# `make handouts` (mk/plots.mk) draws them first when what they are drawn from
+# changed since: a reference, a contrast's patch, CPU mode, the page.
 .PHONY: handout-figures
 handout-figures:
 	@sh tools/handouts/figures.sh
+	@mkdir -p $(dir $(HANDOUT_FIGURES)) && touch $(HANDOUT_FIGURES)
+
+HANDOUT_FIGURES := $(B)/handout-figures/.drawn
+HANDOUT_FIGURES_FROM := tools/handouts/figures.sh grader/report_page.c $(wildcard solutions/*/*.cu) \
+    $(wildcard cpu/*.cc cpu/*.c cpu/*.h cpu/include/*.h) tests/submissions/lab2/missing_barrier.patch \
+    tests/fixtures/report-page/lab6-unswizzled.patch kinds/sparse/sparse_wide_launch.cu
+# Only where they can be drawn: the instructor kit (the references) with a
+# headless Chromium. Elsewhere (the student kit, a machine without Chromium)
+# the handouts show the pictures as committed, and make says so once.
+ifneq ($(filter handouts,$(MAKECMDGOALS)),)
+  HANDOUT_BROWSER := $(shell command -v chromium-headless-shell 2>/dev/null || command -v chromium 2>/dev/null)
+  ifneq ($(and $(wildcard solutions),$(HANDOUT_BROWSER)),)
+    # Every page waits for the pictures, and is written again when they change.
+    $(patsubst handouts/%.md,$(HANDOUTS_OUT)/%.html,$(HANDOUTS)) \
+    $(if $(LATEX_ENGINE),$(patsubst handouts/%.md,$(HANDOUTS_OUT)/%.pdf,$(HANDOUTS))): $(HANDOUT_FIGURES)
+    $(HANDOUT_FIGURES): $(HANDOUT_FIGURES_FROM)
+	@sh tools/handouts/figures.sh
+	@touch $@
+  else
+    $(info handouts: the access pictures in handouts/img/access/ are used as they are: redrawing them needs \
+      $(if $(wildcard solutions),,the reference solutions (the instructor kit)$(if $(HANDOUT_BROWSER),, and ))$(if \
+      $(HANDOUT_BROWSER),,a headless Chromium (apt-get install chromium-headless-shell)))
+  endif
+endif

@@ -1,5 +1,6 @@
 #!/bin/sh
-# figures.sh — the handouts' access pictures (make handout-figures; issue 30):
+# figures.sh — the handouts' access pictures (make handouts, when what they
+# are drawn from changed; make handout-figures, always; issue 30):
 # the report page's figures of the reference solutions' own CPU-mode grades,
 # never drawn by hand. Each run is graded with ./grade --cpu (the seed fixed,
 # so the pictures change only when the code does), its figures written one a
@@ -12,7 +13,8 @@
 #
 # The runs: each lab's reference, and beside it the contrast a lesson draws
 # (lab 2 without its barrier, lab 6 without its swizzle): patches of the
-# kit's own tests, so the instructor kit is needed.
+# kit's own tests, so the instructor kit is needed. Lab 7's picture holds its
+# own contrast: the reference's warps beside the kit's wide-tile kernel's.
 set -eu
 cd "$(dirname "$0")/../.."
 out=${1:-handouts/img/access}
@@ -58,3 +60,4 @@ figures lab2-missing-barrier lab2 solutions/lab2-shared-tile/transpose.cu tests/
 figures lab3 lab3 solutions/lab3-padding/transpose.cu
 figures lab6 lab6 solutions/lab6-register-transpose/transpose.cu
 figures lab6-unswizzled lab6 solutions/lab6-register-transpose/transpose.cu tests/fixtures/report-page/lab6-unswizzled.patch
+figures lab7 lab7 solutions/lab7-sparse-matmul/matmul.cu
