@@ -52,7 +52,7 @@ else
 endif
 	@echo "  make bench-cpu       CPU mode's speed on this machine: each lab's reference, the barrier and access costs (a table, no GPU)"
 	@echo "  make plots           charts (PNG and SVG) in results/plots/ from make bench, ./grade and --batch results (gnuplot)"
-	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc)"
+	@echo "  make handouts        handouts/*.md to HTML, and PDF when LaTeX is installed, in results/handouts/ (pandoc); the access pictures redrawn first where the references and a headless Chromium are"
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from labs/*/lab.rubric (after a rubric changed)"
 endif
