@@ -102,7 +102,7 @@ $(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) 
 # The kit's shared objects, built here once: with -j, sub-makes that each
 # built them too would write the same files at the same time.
 KINDS := $(notdir $(KIND_DIRS))
-KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(RUBRIC_TOOL) $(WORKER_KIT) $(KIT)/lab-worker $(KIT)/link-symbols.txt $(CPU_KIT)/worker \
+KIT_SHARED := $(KIT)/libtilelab.a $(KIT)/libjudge.a $(KIT)/probe $(B)/tools/report $(B)/tools/plan $(RUBRIC_TOOL) $(WORKER_KIT) $(KIT)/lab-worker $(KIT)/link-symbols.txt $(CPU_KIT)/worker \
   $(B)/tools/inspect $(B)/tools/ptx-structure \
   $(foreach k,$(KINDS),$(KIT)/judge/tests-$(k) $(KIT)/judge/measure-$(k) $(KIT)/judge/check-$(k)) \
   $(patsubst %_launch.cu,$(KIT)/workers/%,$(notdir $(wildcard kinds/*/*_launch.cu))) \

@@ -125,7 +125,12 @@ static void json_kernel(tl_json_writer *w, const ptx_kernel_stats *s, const char
     tl_jw_object_end(w);
 }
 
+/* Built into build/tools/report too, which runs it in a child for --run (report_run.c). */
+#ifdef TL_PTX_STRUCTURE_IN_REPORT
+int ptx_structure_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
     const char *ptx_path = NULL, *ncu_csv = NULL;
     const char **asked = calloc((size_t)argc + 1, sizeof *asked);

@@ -11,7 +11,12 @@
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet] [--kit-version V]
  *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
- *          [--cpu-mode NOTE] [--html PATH]
+ *          [--cpu-mode NOTE] [--html PATH] [--run DIR]
+ *
+ * --run DIR: a grade's run folder (./grade's last step): the tests, the
+ * measurement, the sanitizers, the counters and the structure are read from
+ * the files its steps left there, as its plan (DIR/plan.sh) says they ran
+ * (report_run.c); ./grade passes only what is not in the folder.
  *
  * --html PATH: report.html too, the grade drawn (report_page.c).
  * report --figures RUN_DIR SOURCE PREFIX: its pictures, one page each, from a
@@ -89,6 +94,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--contrast-counters")) o->contrast_counters = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else if (!strcmp(k, "--html")) o->html = v;
+        else if (!strcmp(k, "--run")) o->run = v;
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -148,6 +154,8 @@ int main(int argc, char **argv)
         }
         snprintf(g.rubric.title, sizeof g.rubric.title, "not a lab of this kit");
     }
+    /* --run in CPU mode, a file CPU mode cannot run: could not grade, said on stderr (exit 3) */
+    int said = o.run && read_run(&o, &g.rubric) != 0;
     read_device(&g, o.device_json);
 
     if (o.build_log) {
@@ -195,6 +203,6 @@ int main(int argc, char **argv)
     if (o.html && write_report_page(&g, &o, o.html) != 0)
         fprintf(stderr, "grade: could not write %s (the text report above is the grade)\n", o.html);
     if (g.could_not_grade)
-        return 2;
+        return said ? 3 : 2;
     return fabs(total(&g, 0) - total(&g, 1)) < 1e-9 ? 0 : 1;
 }

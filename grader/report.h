@@ -45,6 +45,7 @@ typedef struct {
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     const char *html;             /* --html PATH: report.html, the grade drawn (report_page.c) */
+    const char *run;              /* --run DIR: a grade's run folder, read back (report_run.c) */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -89,6 +90,12 @@ typedef struct {
 /* The row of the rubric's kind; a kind without a row (or a rubric that did
  * not load) is measured as the transpose labs are. */
 const lab_kind *kind_of(const tl_rubric *r);
+
+/* ---- report_run.c: a grade's run folder (--run DIR) read back into options -- */
+
+/* The options DIR's plan and step records imply. 0; -1 in CPU mode when the
+ * file uses what CPU mode cannot run: o->problem (said on stderr) and o->quiet instead. */
+int read_run(options *o, const tl_rubric *r);
 
 /* ---- report_text.c: building the report's texts ------------------------- */
 

@@ -456,3 +456,38 @@ int tl_rubric_value(const tl_rubric *r, const char *key, char *out, size_t size)
     }
     return -1;
 }
+
+/* splitmix64: the seed's i-th draw. */
+static unsigned long long seed_draw(unsigned long long seed, int i)
+{
+    unsigned long long z = seed + 0x9E3779B97F4A7C15ull * (unsigned long long)(i + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int tl_rubric_counters_shape(const tl_rubric *r, const char *seed_text, char *out, size_t size)
+{
+    char *end;
+    unsigned long long seed = strtoull(seed_text, &end, 10);
+    if (size)
+        out[0] = '\0';
+    if (!*seed_text || *end)
+        return -1;
+    if (!r->counters_shape[0])
+        return 0;
+    long side[3];
+    int n = sscanf(r->counters_shape, "%ldx%ldx%ld", &side[0], &side[1], &side[2]);
+    long lo, hi, step;
+    int ranged = sscanf(r->counters_range, "%ld %ld %ld", &lo, &hi, &step) == 3 && lo > 0 && hi >= lo && step > 0;
+    for (int i = 0; i < n; i++) {
+        if (ranged)
+            side[i] = lo + step * (long)(seed_draw(seed, i) % (unsigned long long)((hi - lo) / step + 1));
+        else if (r->counters_jitter > 0)   /* the old draw: seed % 9 - 4 steps, then seed / 9 % 9 - 4 */
+            side[i] += (long)r->counters_jitter * (long)((i == 0 ? seed : seed / 9) % 9) - 4 * (long)r->counters_jitter;
+    }
+    size_t used = 0;
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%ld", i ? "x" : "", side[i]);
+    return 0;
+}

@@ -141,6 +141,13 @@ const char *tl_rubric_test_name(const char *criterion_name);
 /* The points of hidden test `criterion_name` of `suite` (its `tests` line's share), or -1 when no line names it. */
 double tl_rubric_test_points(const tl_rubric *r, const char *suite, const char *criterion_name);
 
+/* The shape ncu reads counters at for this seed (a decimal number): the
+ * rubric's counters_shape ("1024x1024", "1024x1024x1024"), each side drawn
+ * from the seed over counters_range "LO HI STEP" (hundreds of values a side:
+ * no kernel can single the counted shapes out), or moved by up to 4 steps of
+ * counters_jitter. "" when the lab names none. -1 when the seed is not a number. */
+int tl_rubric_counters_shape(const tl_rubric *r, const char *seed, char *out, size_t size);
+
 /* The unit named `name`, or NULL. */
 const tl_rubric_unit *tl_rubric_find_unit(const tl_rubric *r, const char *name);
 

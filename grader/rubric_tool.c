@@ -29,42 +29,16 @@ static int usage(void)
     return 2;
 }
 
-/* splitmix64: the seed's i-th draw. */
-static unsigned long long draw(unsigned long long seed, int i)
-{
-    unsigned long long z = seed + 0x9E3779B97F4A7C15ull * (unsigned long long)(i + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* The shape ncu reads counters at: the rubric's counters_shape ("1024x1024",
- * "1024x1024x1024"), each side drawn from the seed over counters_range "LO
- * HI STEP" (hundreds of values a side: no kernel can single the counted
- * shapes out), or moved by up to 4 steps of counters_jitter. */
+/* The shape ncu reads counters at (tl_rubric_counters_shape). */
 static int counters_shape(const tl_rubric *r, const char *seed_text)
 {
-    char *end;
-    unsigned long long seed = strtoull(seed_text, &end, 10);
-    if (!*seed_text || *end) {
+    char shape[64];
+    if (tl_rubric_counters_shape(r, seed_text, shape, sizeof shape) != 0) {
         fprintf(stderr, "rubric: counters-shape needs a seed (a number), not '%s'\n", seed_text);
         return 2;
     }
-    if (!r->counters_shape[0])
-        return 0;
-    long side[3];
-    int n = sscanf(r->counters_shape, "%ldx%ldx%ld", &side[0], &side[1], &side[2]);
-    long lo, hi, step;
-    int ranged = sscanf(r->counters_range, "%ld %ld %ld", &lo, &hi, &step) == 3 && lo > 0 && hi >= lo && step > 0;
-    for (int i = 0; i < n; i++) {
-        if (ranged)
-            side[i] = lo + step * (long)(draw(seed, i) % (unsigned long long)((hi - lo) / step + 1));
-        else if (r->counters_jitter > 0)   /* the old draw: seed % 9 - 4 steps, then seed / 9 % 9 - 4 */
-            side[i] += (long)r->counters_jitter * (long)((i == 0 ? seed : seed / 9) % 9) - 4 * (long)r->counters_jitter;
-    }
-    for (int i = 0; i < n; i++)
-        printf("%s%ld", i ? "x" : "", side[i]);
-    printf("\n");
+    if (shape[0])
+        printf("%s\n", shape);
     return 0;
 }
 

@@ -114,11 +114,12 @@ $(KIT)/probe: $(KIT)/grader/probe.cu.o $(KIT)/libtilelab.a
 # (grader/report.h): the pipeline, scoring, explaining, locating, output.
 REPORT_SOURCES := grader/report.c grader/score.c grader/explain.c grader/locate.c grader/output.c \
                   grader/report_text.c grader/lab_kinds.c grader/rubric.c grader/counters.c grader/report_page.c \
+                  grader/report_run.c grader/ptx_structure.c grader/ptx.c \
                   kit/json.c kit/csv.c kit/shapes.c kit/matrix.c
 $(B)/tools/report: $(REPORT_SOURCES) $(KIT_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) $(REPORT_SOURCES) -lm -o $@
+	$(Q)gcc $(CFLAGS) -DTL_PTX_STRUCTURE_IN_REPORT $(REPORT_SOURCES) -lm -o $@
 # The naive matmul's worker links the kernel make bench times too.
 $(KIT)/workers/naive: $(KIT)/grader/matmul_naive.cu.o
 

@@ -16,3 +16,9 @@ ifeq ($(RUBRIC_AT_PARSE),1)
     $(error build/tools/rubric does not build (the kit's fault): $(RUBRIC_TOOL_ERROR))
   endif
 endif
+
+# build/tools/plan: what a grade runs, decided from the rubric (grader/plan.c);
+# ./grade executes it. Host C only, built with the report.
+$(B)/tools/plan: grader/plan.c grader/rubric.c grader/rubric.h grader/counters.h
+	@mkdir -p $(@D)
+	@gcc $(CFLAGS) grader/plan.c grader/rubric.c -lm -o $@

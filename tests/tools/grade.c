@@ -170,9 +170,11 @@ Test(grade, a_kit_folder_with_a_space_works, .timeout = 900)
                  "%s", tool_read(WORK "/kit copy/grade.log", NULL));
     expect_could_not_grade(WORK "/kit copy/results/lab1/results.json", "no usable NVIDIA GPU");
     /* Its first grade built what grades need before the GPU is looked for: the
-     * structure tool too (a fresh kit without it lost the structure points). */
-    cr_assert_eq(access(WORK "/kit copy/build/tools/ptx-structure", X_OK), 0,
-                 "a first ./grade in a fresh kit does not build build/tools/ptx-structure");
+     * plan and the report, which judges the structure too (a fresh kit without
+     * build/tools/ptx-structure once lost the structure points). */
+    cr_assert_eq(access(WORK "/kit copy/build/tools/plan", X_OK), 0, "a first ./grade in a fresh kit does not build build/tools/plan");
+    cr_assert_eq(access(WORK "/kit copy/build/tools/report", X_OK), 0,
+                 "a first ./grade in a fresh kit does not build build/tools/report");
     cr_assert_eq(tool_sh("cd '" WORK "/kit copy' && ./grade --version > version.txt && build/lab1 --version >> version.txt"), 0);
     const char *version = tool_read(WORK "/kit copy/VERSION", NULL);
     char expected[128];

@@ -1,0 +1,539 @@
+/*
+ * plan.c — build/tools/plan: what a grade runs, decided once, in C (issue 32).
+ * ./grade keeps process control, locks and output; every shape, tool,
+ * worker, timeout and title it uses comes from here, read from the rubric
+ * (grader/rubric.c, its one reader) and the lab's kind.
+ *
+ *   plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC
+ *       the rubric, the lab file and the seed, checked (a drawn one when SEED
+ *       is empty), and the build's limits
+ *   plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC
+ *       the steps: sanitizers, counters, hidden tests, measurement, CPU mode's
+ *       checks, each with its shapes, workers, tools and title
+ *
+ * The plan is shell assignments on stdout, every value single-quoted here,
+ * so ./grade sources it without parsing. A step list holds one step a line,
+ * its arguments shell-quoted words. The same file in the run folder
+ * (plan.sh) is what build/tools/report --run reads back (report_run.c).
+ * Exit 0; 1 with the reason on stderr (the assignments made so far are
+ * still printed: the report names what was known); 2 on bad usage.
+ */
+#include "counters.h"
+#include "rubric.h"
+
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A growing text: a step list or a quoted argument list. */
+typedef struct {
+    char text[8192];
+    size_t used;
+} buffer;
+
+static void add(buffer *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(buffer *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (b->used < sizeof b->text) {
+        int w = vsnprintf(b->text + b->used, sizeof b->text - b->used, fmt, ap);
+        b->used += w > 0 ? (size_t)w : 0;
+        if (b->used > sizeof b->text)
+            b->used = sizeof b->text;
+    }
+    va_end(ap);
+}
+
+/* One word, shell-quoted where it needs it: '...' with each ' as '\''. */
+static void add_word(buffer *b, const char *word)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+@%-";
+    add(b, "%s", b->used && b->text[b->used - 1] != '\n' ? " " : "");
+    if (word[0] && strspn(word, plain) == strlen(word)) {
+        add(b, "%s", word);
+        return;
+    }
+    add(b, "'");
+    for (const char *p = word; *p; p++)
+        add(b, *p == '\'' ? "'\\''" : "%c", *p);
+    add(b, "'");
+}
+
+static void assign(const char *name, const char *value)
+{
+    buffer b = {.used = 0};
+    add_word(&b, value);
+    printf("%s=%s\n", name, b.text);
+}
+
+static void assign_number(const char *name, double value)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%g", value);
+    assign(name, text);
+}
+
+/* The first path a pattern matches, in byte order (as `ls PATTERN | head -n1`); "" when none. */
+static void first_match(const char *pattern, char *out, size_t size)
+{
+    glob_t g;
+    out[0] = '\0';
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        snprintf(out, size, "%s", g.gl_pathv[0]);
+        globfree(&g);
+    }
+}
+
+static int readable(const char *path)
+{
+    return path[0] && access(path, R_OK) == 0;
+}
+
+/* A tool as ./grade looked for it: on PATH (`command -v`), else in the CUDA toolkit's bin. */
+static void find_tool(const char *name, const char *cuda_home, char *out, size_t size)
+{
+    const char *path = getenv("PATH");
+    out[0] = '\0';
+    for (const char *dir = path; dir && *dir;) {
+        size_t len = strcspn(dir, ":");
+        snprintf(out, size, "%.*s/%s", (int)len, len ? dir : ".", name);
+        struct stat st;
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+            return;
+        dir += len + (dir[len] == ':');
+    }
+    snprintf(out, size, "%s/bin/%s", cuda_home, name);
+    if (access(out, F_OK) != 0)
+        out[0] = '\0';
+}
+
+static int load(const char *lab, tl_rubric *r, char *path, size_t size)
+{
+    char err[512];
+    if (tl_rubric_path(lab, path, size) != 0) {
+        char labs[512];
+        tl_rubric_lab_list(labs, sizeof labs);
+        fprintf(stderr, "unknown lab '%s'; labs: %s\n", lab, labs);
+        return 1;
+    }
+    if (tl_rubric_load(path, r, err, sizeof err) != 0) {
+        fprintf(stderr, "not your file's fault: the lab's rubric does not load: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* The judges read the seed as 64 bits: a larger one would be clamped, and
+ * the run it names could not be repeated. An empty seed is drawn. */
+static int check_seed(const char *seed)
+{
+    if (!seed[0]) {
+        unsigned int drawn = 0;
+        FILE *f = fopen("/dev/urandom", "rb");
+        if (!f || fread(&drawn, sizeof drawn, 1, f) != 1) {
+            fprintf(stderr, "not your file's fault: /dev/urandom cannot be read to draw a seed\n");
+            return 1;
+        }
+        fclose(f);
+        printf("seed='%u'\n", drawn);
+        return 0;
+    }
+    if (strspn(seed, "0123456789") != strlen(seed)) {
+        fprintf(stderr, "--seed takes a non-negative integer, not '%s'\n", seed);
+        assign("seed", "");
+        return 1;
+    }
+    const char *digits = seed + strspn(seed, "0");
+    if (strlen(digits) > 20 || (strlen(digits) == 20 && strcmp(digits, "18446744073709551615") > 0)) {
+        fprintf(stderr, "--seed takes an integer from 0 to 18446744073709551615 (2^64-1), not '%s'\n", seed);
+        assign("seed", "");
+        return 1;
+    }
+    assign("seed", seed);
+    return 0;
+}
+
+/* plan check: what must hold before anything is built. */
+static int check(const char *lab, const char *seed, const char *file, const char *current_lab,
+                 const char *current_src)
+{
+    static tl_rubric r;
+    char path[512], src[1024], pattern[256];
+    if (load(lab, &r, path, sizeof path) != 0)
+        return 1;
+    assign("rubric", path);
+    if (file[0])
+        snprintf(src, sizeof src, "%s", file);
+    else if (!strcmp(lab, current_lab) && current_src[0])
+        snprintf(src, sizeof src, "%s", current_src);
+    else {
+        snprintf(pattern, sizeof pattern, "labs/%s-*/*.cu", lab);
+        first_match(pattern, src, sizeof src);
+    }
+    assign("src", src);
+    if (!readable(src)) {
+        fprintf(stderr, "cannot read the lab file '%s'\n", src);
+        return 1;
+    }
+    if (check_seed(seed) != 0)
+        return 1;
+    assign("kind", r.kind);
+    /* The file's build and inspection run bounded (rubric build_timeout_s, build_memory_mb). */
+    printf("build_timeout_s=%ld\nbuild_memory_mb=%ld\n", r.build_timeout_s > 0 ? (long)r.build_timeout_s : 120,
+           r.build_memory_mb > 0 ? (long)r.build_memory_mb : 4096);
+    return 0;
+}
+
+/* The kit's own workers a kind's measurement compares with. */
+static void measure_workers(const tl_rubric *r, const char *kit, buffer *args)
+{
+    char worker[1024];
+    const char *kind = r->kind;
+    if (!strcmp(kind, "transpose") || (strcmp(kind, "matmul") && strcmp(kind, "sparse"))) {
+        add_word(args, "--copy-worker");
+        snprintf(worker, sizeof worker, "%s/workers/copy", kit);
+        add_word(args, worker);
+    }
+    if (!strcmp(kind, "transpose")) {
+        /* rubric library: a kit worker timed beside yours, for comparison only (lab 6: cuBLAS Sgeam) */
+        if (r->library[0]) {
+            add_word(args, "--library-worker");
+            snprintf(worker, sizeof worker, "%s/workers/%s", kit, r->library);
+            add_word(args, worker);
+            add_word(args, "--library-source");
+            add_word(args, r->library_title);
+        }
+        return;
+    }
+    add_word(args, "--naive-worker");
+    snprintf(worker, sizeof worker, "%s/workers/naive", kit);
+    add_word(args, worker);
+    if (!strcmp(kind, "matmul") || !strcmp(kind, "sparse")) {
+        add_word(args, "--cublas-worker");
+        snprintf(worker, sizeof worker, "%s/workers/cublas", kit);
+        add_word(args, worker);
+    }
+}
+
+/* One measurement: FILE JUDGE [--part UNIT] WORKERS... Lab 7's part 1 is a
+ * dense product, timed as lab 4's (against cuBLAS). */
+static void measure_run(const tl_rubric *r, const char *kit, const char *unit, buffer *runs)
+{
+    char file[64], judge[1024];
+    const char *kind = unit && !strcmp(r->kind, "sparse") && !strcmp(unit, r->performance_unit) ? "matmul" : r->kind;
+    snprintf(file, sizeof file, unit && strcmp(unit, r->performance_unit) ? "measure-%s.json" : "measure.json", unit);
+    snprintf(judge, sizeof judge, "%s/judge/measure-%s", kit, kind);
+    add_word(runs, file);
+    add_word(runs, judge);
+    if (unit) {
+        add_word(runs, "--part");
+        add_word(runs, unit);
+    }
+    measure_workers(r, kit, runs);
+    add(runs, "\n");
+}
+
+static void measure_title(const tl_rubric *r, char *out, size_t size)
+{
+    const char *b = r->baseline;
+    if (!strcmp(r->kind, "matmul"))
+        snprintf(out, size, "measuring GFLOP/s against a naive kernel and cuBLAS FP32 (cold, interleaved)");
+    else if (!strcmp(r->kind, "sparse"))
+        snprintf(out, size, "measuring part 1 against cuBLAS FP32%s%s%s, part 2 against your part 1 (cold, interleaved)",
+                 b[0] ? " (and " : "", b, b[0] ? "'s kernel)" : "");
+    else if (!strcmp(r->kind, "supersteps"))
+        snprintf(out, size, "measuring part 2 against the copy, part 3 against a naive kernel%s%s (cold, interleaved)",
+                 b[0] ? " and " : "", b);
+    else
+        snprintf(out, size, "measuring bandwidth against the copy (cold, interleaved)%s%s%s%s%s",
+                 b[0] ? "; your " : "", b, b[0] ? " kernel too" : "", r->library_title[0] ? "; " : "",
+                 r->library_title);
+}
+
+/* The student's own file of an earlier lab (rubric baseline), timed beside
+ * this one: the one named with --baseline, else the first .cu file of a
+ * folder DIR/<baseline>-NAME, or DIR/<baseline>-reference.o, over
+ * baseline_dirs, then labs. */
+static void baseline(const tl_rubric *r, const char *given)
+{
+    char src[1024], dirs[128], pattern[512];
+    assign("baseline", r->baseline);
+    assign("baseline_skipped", "");
+    if (!r->baseline[0]) {
+        assign("baseline_src", "");   /* a lab without one times none, whatever --baseline said */
+        return;
+    }
+    snprintf(src, sizeof src, "%s", given);
+    snprintf(dirs, sizeof dirs, "%s%slabs", r->baseline_dirs, r->baseline_dirs[0] ? " " : "");
+    for (char *save = NULL, *dir = strtok_r(dirs, " ", &save); dir && !src[0]; dir = strtok_r(NULL, " ", &save)) {
+        glob_t g;
+        int found = 0;
+        snprintf(pattern, sizeof pattern, "%s/%s-*/*.cu", dir, r->baseline);
+        found = glob(pattern, 0, NULL, &g) == 0;
+        snprintf(pattern, sizeof pattern, "%s/%s-reference.o", dir, r->baseline);
+        found |= glob(pattern, found ? GLOB_APPEND : 0, NULL, &g) == 0;
+        if (!found)
+            continue;
+        const char *first = g.gl_pathv[0];
+        for (size_t i = 1; i < g.gl_pathc; i++)
+            if (strcmp(g.gl_pathv[i], first) < 0)
+                first = g.gl_pathv[i];
+        snprintf(src, sizeof src, "%s", first);
+        globfree(&g);
+    }
+    assign("baseline_src", src);
+    if (!readable(src)) {
+        char why[1536];
+        if (src[0])
+            snprintf(why, sizeof why, "no %s file found (looked for %s)", r->baseline, src);
+        else
+            snprintf(why, sizeof why, "no %s file found (looked for %s-*/*.cu in %s labs)", r->baseline, r->baseline,
+                     r->baseline_dirs);
+        assign("baseline_skipped", why);
+        assign("baseline_src", "");
+    }
+}
+
+/* The steps on a GPU: counters (ncu), sanitizers, the measurement. */
+static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, const char *cuda_home)
+{
+    char shape[64], ncu[1024] = "", sanitizer[1024], why[1536], title[512];
+    buffer counts = {.used = 0}, args = {.used = 0};
+    /* The shape ncu reads, drawn from the seed (rubric counters_range): no
+     * kernel can keep its counted behaviour for a few published shapes. */
+    tl_rubric_counters_shape(r, seed, shape, sizeof shape);
+    assign("counters_shape", shape);
+    const char *ncu_env = getenv("NCU");   /* NCU=path picks another */
+    if (ncu_env && ncu_env[0])
+        snprintf(ncu, sizeof ncu, "%s", ncu_env);
+    else
+        find_tool("ncu", cuda_home, ncu, sizeof ncu);
+    if (!ncu[0] || access(ncu, X_OK) != 0)
+        ncu[0] = '\0';
+    assign("ncu", ncu);
+    assign("counter_metrics", TL_COUNTER_METRICS);
+    assign("counters_missing", "");
+    assign("contrast_worker", "");
+    assign("contrast_args", "");
+    if (shape[0] && !ncu[0]) {
+        snprintf(why, sizeof why, "ncu (Nsight Compute) was not found %s%s%son PATH or in %s/bin; it ships with the CUDA toolkit",
+                 ncu_env && ncu_env[0] ? "at " : "", ncu_env && ncu_env[0] ? ncu_env : "", ncu_env && ncu_env[0] ? " " : "",
+                 cuda_home);
+        assign("counters_missing", why);
+    }
+    if (shape[0] && ncu[0]) {
+        /* counters_unit: a lab of several kernels names the one ncu reads (lab 7: sparse). */
+        const char *names[] = {"counters", "counters-timed", "ffma-dense", "ffma-quarter"};
+        for (int i = 0; i < 4; i++) {
+            if ((i == 1 && !r->counters_timed) || (i >= 2 && !r->ffma_ratio_max))
+                continue;
+            add_word(&counts, names[i]);
+            if (r->counters_unit[0]) {
+                add_word(&counts, "--unit");
+                add_word(&counts, r->counters_unit);
+            }
+            /* counters_timed, ffma_ratio_max (lab 7): counted again at the timed shape;
+             * the FMAs of B dense and with 3 K-blocks in 4 zero: the skipping's evidence. */
+            add_word(&counts, i ? "--timed-shape" : "--shape");
+            if (!i)
+                add_word(&counts, shape);
+            if (i >= 2) {
+                add_word(&counts, "--blocks");
+                add_word(&counts, i == 2 ? "1" : "0.25");
+            }
+            add(&counts, "\n");
+        }
+        /* rubric contrast: a kit kernel counted the same way, for no points (lab 7). */
+        if (r->contrast[0]) {
+            snprintf(why, sizeof why, "%s/workers/%s", kit, r->contrast);
+            assign("contrast_worker", why);
+            if (r->counters_unit[0]) {
+                add_word(&args, "--unit");
+                add_word(&args, r->counters_unit);
+            }
+            add_word(&args, "--shape");
+            add_word(&args, shape);
+            assign("contrast_args", args.text);
+        }
+    }
+    assign("counts", counts.text);
+
+    /* The sanitizers: those with points; a clinic kernel's points need all three clean. */
+    char tools[64] = "";
+    if (r->nunits)
+        snprintf(tools, sizeof tools, "memcheck racecheck synccheck");   /* no space: the title says "withmemcheck", as before */
+    else {
+        if (r->memcheck_points) strcat(tools, " memcheck");
+        if (r->racecheck_points) strcat(tools, " racecheck");
+        if (r->synccheck_points) strcat(tools, " synccheck");
+    }
+    assign("tools", tools);
+    find_tool("compute-sanitizer", cuda_home, sanitizer, sizeof sanitizer);
+    if (tools[0] && !sanitizer[0]) {
+        snprintf(why, sizeof why, "compute-sanitizer was not found on PATH or in %s/bin (it ships with the CUDA toolkit)",
+                 cuda_home);
+        assign("sanitizer_missing", why);
+    }
+    assign("sanitizer", tools[0] && sanitizer[0] ? sanitizer : "");
+    buffer units = {.used = 0}, all = {.used = 0}, shapes = {.used = 0};
+    for (int u = 0; u < r->nunits; u++) {
+        const tl_rubric_unit *unit = &r->units[u];
+        add_word(&units, unit->name);
+        add_word(&units, "--unit");
+        add_word(&units, unit->name);
+        add_word(&units, "--shape");
+        add_word(&units, unit->sanitizer_shape);
+        add(&units, "\n");
+        add_word(&all, "--unit");
+        add_word(&all, unit->name);
+        add_word(&all, "--shape");
+        add_word(&all, unit->sanitizer_shape);
+    }
+    assign("unit_runs", units.text);
+    assign("all_units_args", all.text);
+    if (r->nunits)
+        snprintf(title, sizeof title, "sanitizing each kernel with%s", tools);
+    else {
+        /* rubric sanitizer_shape: one shape or several (lab 6: its vector path and its scalar one) */
+        char list[64];
+        snprintf(list, sizeof list, "%s", r->sanitizer_shape);
+        for (char *save = NULL, *s = strtok_r(list, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+            add_word(&shapes, "--shape");
+            add_word(&shapes, s);
+        }
+        snprintf(title, sizeof title, "sanitizing:%s on %s%s%s", tools, r->sanitizer_shape,
+                 shape[0] && ncu[0] ? "; ncu counters on " : "", shape[0] && ncu[0] ? shape : "");
+    }
+    assign("sanitize_args", shapes.text);
+    assign("sanitize_title", title);
+    /* Lab 5 part 3: the double-buffered unit's kernels, named by ncu beside
+     * the sanitizers, so its structure is judged on what it ran. */
+    buffer dbuf = {.used = 0};
+    const tl_rubric_unit *d = tl_rubric_find_unit(r, r->double_buffered_unit);
+    int dbuf_judged = d && r->nunits && tools[0] && sanitizer[0];
+    assign("dbuf_unit", dbuf_judged ? d->name : "");
+    if (dbuf_judged && ncu[0]) {
+        add_word(&dbuf, "--unit");
+        add_word(&dbuf, d->name);
+        add_word(&dbuf, "--shape");
+        add_word(&dbuf, d->sanitizer_shape);
+    }
+    assign("dbuf_args", dbuf.text);
+
+    measure_title(r, title, sizeof title);
+    assign("measure_title", title);
+    assign_number("measure_timeout_s", r->measure_timeout_s);
+    /* Each timed kernel of a lab of several in its own process: one that
+     * hangs or faults loses the GPU context, and must not cost the other its measurement. */
+    buffer runs = {.used = 0};
+    measure_run(r, kit, r->nunits ? r->performance_unit : NULL, &runs);
+    if (r->nunits && r->speedup_unit[0])
+        measure_run(r, kit, r->speedup_unit, &runs);
+    assign("measure_runs", runs.text);
+}
+
+/* CPU mode's steps: its checks stand in for the sanitizers and ncu. */
+static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
+{
+    char shape[64] = "", title[512], path[1024];
+    buffer checks = {.used = 0};
+    /* A lab of units (5, 7) gets its checks per unit and no counters case:
+     * lab 7's counters are ncu's branch counters, which CPU mode does not compute. */
+    if (!r->nunits)
+        tl_rubric_counters_shape(r, seed, shape, sizeof shape);
+    assign("cpu_counters_shape", shape);
+    for (int u = 0; u < r->nunits; u++) {
+        const tl_rubric_unit *unit = &r->units[u];
+        snprintf(path, sizeof path, "cpu-check-%s.log", unit->name);
+        add_word(&checks, path);
+        add_word(&checks, "--json");
+        snprintf(path, sizeof path, "%s/cpu-check-%s.json", out, unit->name);
+        add_word(&checks, path);
+        add_word(&checks, "--unit");
+        add_word(&checks, unit->name);
+        add_word(&checks, strchr(unit->sanitizer_shape, 'x') ? "--mnk" : "--n");
+        add_word(&checks, unit->sanitizer_shape);
+        add(&checks, "\n");
+    }
+    if (r->nunits)
+        snprintf(title, sizeof title, "checking each kernel for races, barriers and bounds (CPU mode)");
+    else {
+        char list[64];
+        add_word(&checks, "cpu-check.log");
+        add_word(&checks, "--json");
+        snprintf(path, sizeof path, "%s/cpu-check.json", out);
+        add_word(&checks, path);
+        snprintf(list, sizeof list, "%s", r->sanitizer_shape);
+        for (char *save = NULL, *s = strtok_r(list, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+            add_word(&checks, strcmp(r->kind, "matmul") ? "--shape" : "--mnk");   /* matmul: MxKxN */
+            add_word(&checks, s);
+        }
+        if (shape[0]) {
+            add_word(&checks, "--counters");
+            add_word(&checks, shape);
+            add_word(&checks, "--ncu-csv");
+            snprintf(path, sizeof path, "%s/counters.csv", out);
+            add_word(&checks, path);
+        } else
+            add_word(&checks, "--no-counters");
+        add(&checks, "\n");
+        snprintf(title, sizeof title, "checking for races, barriers and bounds on %s%s%s (CPU mode)",
+                 r->sanitizer_shape[0] ? r->sanitizer_shape : "the quick check's shapes",
+                 shape[0] ? "; counters on " : "", shape);
+    }
+    assign("cpu_checks", checks.text);
+    assign("cpu_title", title);
+    assign("cpu_dbuf_unit", r->double_buffered_unit);
+    /* One test process per core, at most 4: each case's worker runs its blocks on every core too. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("cpu_jobs=%ld\n", cores < 1 ? 2 : cores > 4 ? 4 : cores);
+}
+
+/* plan steps: everything after the build. */
+static int steps(const char *lab, const char *seed, const char *kit, const char *bin, const char *cuda_home, const char *out,
+                 const char *baseline_src)
+{
+    static tl_rubric r;
+    char path[512];
+    if (load(lab, &r, path, sizeof path) != 0)
+        return 1;
+    assign("lab", lab);
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, "%s/student.ptx", bin);   /* what the structure is judged on */
+    assign("ptx", ptx);
+    buffer names = {.used = 0}, suites = {.used = 0};
+    for (int u = 0; u < r.nunits; u++)
+        add(&names, "%s%s", u ? " " : "", r.units[u].name);
+    assign("units", names.text);
+    assign("require", r.require);   /* the structure judged from the PTX (build/tools/ptx-structure) */
+    /* rubric hidden_suites: which of the kind's suites this lab runs (lab 6 adds `vector`). */
+    char list[64];
+    snprintf(list, sizeof list, "%s", r.hidden_suites);
+    for (char *save = NULL, *s = strtok_r(list, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+        add_word(&suites, "--suite");
+        add_word(&suites, s);
+    }
+    assign("test_args", suites.text);
+    assign_number("kernel_timeout_s", r.kernel_timeout_s);
+    assign_number("test_timeout_s", r.test_timeout_s);
+    baseline(&r, baseline_src);
+    gpu_steps(&r, seed, kit, cuda_home);
+    cpu_steps(&r, seed, out);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 7 && !strcmp(argv[1], "check"))
+        return check(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 9 && !strcmp(argv[1], "steps"))
+        return steps(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
+    fprintf(stderr, "usage: plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC\n"
+                    "       plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC\n");
+    return 2;
+}
