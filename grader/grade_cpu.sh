@@ -26,16 +26,8 @@ if ! locked build/cpu $submission cpu-kit >"$out/build.log" 2>&1; then
     report --problem "not your file's fault: CPU mode's runtime does not build here (see $out/build.log; it needs x86-64 Linux and g++)."
     exit 2
 fi
-bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1
-cpu_build=$?
-[ $cpu_build = 0 ] || over_limits $cpu_build "$out/build.log" "building $src for CPU mode"
-if [ $cpu_build != 0 ]; then
-    # nvcc compiled the file, so this is CPU mode's limit, not the student's error.
-    report --problem "your file compiles with nvcc but not for CPU mode, which runs only what the labs use: $(grep -a -m1 -e 'not supported in CPU mode' -e 'error' "$out/build.log" | cut -c1-300) (see $out/build.log). Grade it on a GPU."
-    exit 2
-fi
-set -- $($submission print-cpu)
-cpu_worker=$1
+# nvcc compiled the file: a failure here is CPU mode's limit, not the student's error (the report says so).
+bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1 || build_failed $? cpu
 
 # ---- the checks (sanitizers' stand-ins) and the counters, beside the tests ----
 cpu_check() {   # LOG ARGS...: cpu-check on the student's CPU worker; LOG's .status beside it

@@ -7,7 +7,7 @@
  *   plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC
  *       the rubric, the lab file and the seed, checked (a drawn one when SEED
  *       is empty), and the build's limits
- *   plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC
+ *   plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC BUILD_SRC
  *       the steps: sanitizers, counters, hidden tests, measurement, CPU mode's
  *       checks, each with its shapes, workers, tools and title
  *
@@ -496,7 +496,7 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
 
 /* plan steps: everything after the build. */
 static int steps(const char *lab, const char *seed, const char *kit, const char *bin, const char *cuda_home, const char *out,
-                 const char *baseline_src)
+                 const char *baseline_src, const char *build_src)
 {
     static tl_rubric r;
     char path[512];
@@ -506,6 +506,10 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
     char ptx[1024];
     snprintf(ptx, sizeof ptx, "%s/student.ptx", bin);   /* what the structure is judged on */
     assign("ptx", ptx);
+    /* what the compiler's messages name: the copy it compiled, the link a name with spaces is built through */
+    assign("build_src", build_src);
+    snprintf(ptx, sizeof ptx, "%s/src/%s", bin, strrchr(build_src, '/') ? strrchr(build_src, '/') + 1 : build_src);
+    assign("student_copy", ptx);
     buffer names = {.used = 0}, suites = {.used = 0};
     for (int u = 0; u < r.nunits; u++)
         add(&names, "%s%s", u ? " " : "", r.units[u].name);
@@ -531,9 +535,9 @@ int main(int argc, char **argv)
 {
     if (argc == 7 && !strcmp(argv[1], "check"))
         return check(argv[2], argv[3], argv[4], argv[5], argv[6]);
-    if (argc == 9 && !strcmp(argv[1], "steps"))
-        return steps(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
+    if ((argc == 9 || argc == 10) && !strcmp(argv[1], "steps"))   /* BUILD_SRC: as SRC when not given */
+        return steps(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argc == 10 ? argv[9] : "");
     fprintf(stderr, "usage: plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC\n"
-                    "       plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC\n");
+                    "       plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC BUILD_SRC\n");
     return 2;
 }

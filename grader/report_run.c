@@ -6,6 +6,7 @@
  * FMA counts, the structure, double buffering, CPU mode's counters and its
  * note) are drawn here, where ./grade once drew them with grep and sed.
  */
+#define _GNU_SOURCE   /* strcasestr */
 #include "report.h"
 
 #include <stdio.h>
@@ -558,5 +559,109 @@ int read_run(options *o, const tl_rubric *r)
         o->contrast_counters = in_run("contrast.csv");
     gpu_counters(o, !strcmp(status_of("tests.status", status, sizeof status), "0"));
     structure(o, 0);
+    return 0;
+}
+
+/* ---- a build that failed (--build-failed STEP --build-status N) ---------------- */
+
+/* TEXT with every `from` replaced by `to`, into out. */
+static void renamed(const char *text, const char *from, const char *to, char *out, size_t size)
+{
+    size_t used = 0, len = strlen(from);
+    out[0] = '\0';
+    for (const char *p = text; *p && used + 1 < size;) {
+        const char *at = len ? strstr(p, from) : NULL;
+        size_t keep = at ? (size_t)(at - p) : strlen(p);
+        used += (size_t)snprintf(out + used, size - used, "%.*s%s", (int)keep, p, at ? to : "");
+        if (used >= size)
+            break;
+        p = at ? at + len : p + keep;
+    }
+}
+
+/* The compiler's own lines of build.log, without make's, naming the file as the student
+ * does (not the grader's copy of it, nor the link a name with spaces is built through). */
+static void compiler_errors(options *o)
+{
+    char *log = in_run("build.log"), *text = read_all(log), *errors = in_run("build-errors.log");
+    FILE *f = fopen(errors, "w");
+    const char *file = o->source, *link = planned("build_src"), *copy = planned("student_copy");
+    for (char *line = text; f && line && *line;) {
+        char *end = line + strcspn(line, "\n"), saved = *end;
+        *end = '\0';
+        if (strncmp(line, "make", 4) && strncmp(line, "  NVCC  ", 8) && strncmp(line, "  CC    ", 8) &&
+            strncmp(line, "  PTX   ", 8)) {
+            /* at most every byte a match, each replaced by the file's name */
+            size_t size = (strlen(line) + 1) * (strlen(file) + 1) + 1;
+            char *a = malloc(size), *b = malloc(size);
+            renamed(line, copy, file, a, size);
+            if (strcmp(link, file))
+                renamed(a, link, file, b, size);
+            fprintf(f, "%s\n", strcmp(link, file) ? b : a);
+            free(a);
+            free(b);
+        }
+        *end = saved;
+        line = *end ? end + 1 : end;
+    }
+    if (f)
+        fclose(f);
+    free(log);
+    free(text);
+    o->build_log = errors;
+}
+
+static int out_of_memory(const char *line, const void *unused)
+{
+    static const char *says[] = {"virtual memory exhausted", "out of memory", "bad_alloc", "Cannot allocate memory",
+                                 "Loop in catastrophic error processing"};
+    (void)unused;
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (strcasestr(line, says[i]))
+            return 1;
+    return 0;
+}
+
+static int cpu_refusal(const char *line, const void *unused)
+{
+    (void)unused;
+    return strstr(line, "not supported in CPU mode") || strstr(line, "error");
+}
+
+int read_build_failure(options *o, const char *step, int status)
+{
+    static char problem[2048];
+    char what[1024], line[1024];
+    run_dir = o->run;
+    read_plan(run_dir);
+    snprintf(what, sizeof what, "building %s%s", o->source, !strcmp(step, "cpu") ? " for CPU mode" : "");
+    if (strcmp(step, "grader")) {   /* the file's own builds run bounded: did they end at a limit? */
+        if (status == 124 || status == 137)
+            snprintf(problem, sizeof problem, "the compiler hit the grader's build limit: the compiler did not finish in "
+                     "%s s (%s). Next: a kernel body so large that nvcc cannot finish it is not one a lab needs; look "
+                     "for macros that expand into many copies of a statement.", planned("build_timeout_s"), what);
+        /* nvcc's front end, out of memory, can fail while reporting it ("Loop in catastrophic error processing") */
+        else if (first_line("build.log", out_of_memory, NULL, line, sizeof line))
+            snprintf(problem, sizeof problem, "the compiler hit the grader's build limit: it ran out of its %s MiB (%s). "
+                     "Next: look for an #include of something that is not a header, or macros that expand without end.",
+                     planned("build_memory_mb"), what);
+        if (problem[0]) {
+            fprintf(stderr, "grade: %s\n", problem);
+            o->problem = problem;
+            o->quiet = 1;
+            return 0;
+        }
+    }
+    if (!strcmp(step, "cpu")) {   /* nvcc compiled the file: this is CPU mode's limit, not the student's error */
+        char first[1024] = "";
+        first_line("build.log", cpu_refusal, NULL, first, sizeof first);
+        snprintf(problem, sizeof problem, "your file compiles with nvcc but not for CPU mode, which runs only what the "
+                 "labs use: %s (see %s/build.log). Grade it on a GPU.", cut(first, 300), run_dir);
+        o->problem = problem;
+        return 0;
+    }
+    compiler_errors(o);
+    if (exists("device.json"))
+        o->device_json = in_run("device.json");
     return 0;
 }
