@@ -26,7 +26,7 @@ HAVE_SOLUTIONS := $(wildcard solutions/)
 HAVE_KIT_TESTS := $(wildcard tests/unit/ tests/gpu/ tests/tools/)
 KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit, not with this student kit; to check your lab: make labN, build/labN, ./grade
 
-.PHONY: help $(LABS) test unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
+.PHONY: help $(LABS) test test-suites unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -153,12 +153,17 @@ $(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) kit/json.c kit/json.h | need-criteri
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
 	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 $(B)/tests/tools -j1)
 
-test: $(addprefix need-,$(NEEDS_test)) unit-tests tool-tests compile-all
+# make test: every suite, then one count line over them all, printed last
+# whatever failed (mk/test-count.sh: "N passed, N failed, N skipped").
+test: $(addprefix need-,$(NEEDS_test))
+	@mkdir -p $(B); { $(MAKE) --no-print-directory test-suites; echo $$? >$(B)/test.status; } 2>&1 | tee $(B)/test.log; \
+	sh mk/test-count.sh $(B)/test.log; exit $$(cat $(B)/test.status)
+test-suites: unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory cpu-tests
 	@$(MAKE) --no-print-directory gpu-tests
 else
 # The student kit: one sentence, exit 0 (nothing failed; there is nothing to run).
-test unit-tests tool-tests cpu-tests gpu-tests:
+test test-suites unit-tests tool-tests cpu-tests gpu-tests:
 	@echo "make $@: $(KIT_TESTS_ELSEWHERE)."
 endif
 
