@@ -32,10 +32,9 @@ bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1 || build_failed $? c
 # ---- the checks (sanitizers' stand-ins) and the counters, beside the tests ----
 cpu_check() {   # LOG ARGS...: cpu-check on the student's CPU worker; LOG's .status beside it
     log=$1; shift
-    # --timeout 60 per case: the counters case (lab 4: 512^3, every access grouped into warp
-    # requests) takes 5 s alone on 2 cores, and shares them with the tests. --foreground: in the
-    # grade's process group, so stopping the grade (Ctrl-C, a batch's limit) stops it too.
-    timeout --foreground 600 build/cpu/cpu-check --worker "$cpu_worker" --kind "$kind" --lab "$lab" --source "$src" --seed "$seed" --timeout 60 \
+    # --foreground: in the grade's process group, so stopping the grade (Ctrl-C, a batch's limit) stops it too.
+    timeout --foreground "$cpu_check_timeout_s" build/cpu/cpu-check --worker "$cpu_worker" --kind "$kind" --lab "$lab" --source "$src" \
+        --seed "$seed" --timeout "$cpu_case_timeout_s" \
         --sanitizer-logs "$out" "$@" >"$out/$log" 2>&1
     echo $? >"$out/${log%.log}.status"
 }

@@ -4,6 +4,10 @@
  * worker, timeout and title it uses comes from here, read from the rubric
  * (grader/rubric.c, its one reader) and the lab's kind.
  *
+ *   plan args LAB CURRENT_LAB OUT JSON BAD PID
+ *       the lab (the current one when none is named), --out and --json checked
+ *   plan folder LAB UNKNOWN OUT JSON OUT_PROBLEM HISTORY PID
+ *       this run's folder (results/<lab>/runs/<time>-<pid> without --out), old runs pruned
  *   plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC
  *       the rubric, the lab file and the seed, checked (a drawn one when SEED
  *       is empty), and the build's limits
@@ -18,10 +22,16 @@
  * Exit 0; 1 with the reason on stderr (the assignments made so far are
  * still printed: the report names what was known); 2 on bad usage.
  */
+#define _GNU_SOURCE   /* nftw */
 #include "counters.h"
 #include "rubric.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
+#include <libgen.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +372,10 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
         }
     }
     assign("counts", counts.text);
+    /* Under ncu or a sanitizer a kernel runs slower: each check's limits (grade's, and the kernel's own). */
+    printf("ncu_timeout_s=90\nsanitizer_timeout_s=60\ntool_kernel_timeout_s=20\n");
+    /* At most 4 test processes share the GPU: a kernel that never ends would starve more past their deadlines. */
+    printf("test_jobs=4\n");
 
     /* The sanitizers: those with points; a clinic kernel's points need all three clean. */
     char tools[64] = "";
@@ -492,6 +506,9 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
     /* One test process per core, at most 4: each case's worker runs its blocks on every core too. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("cpu_jobs=%ld\n", cores < 1 ? 2 : cores > 4 ? 4 : cores);
+    /* 60 s a case: the counters case (lab 4: 512^3, every access grouped into warp requests)
+     * takes 5 s alone on 2 cores, and shares them with the tests; 600 s a check. */
+    printf("cpu_case_timeout_s=60\ncpu_check_timeout_s=600\n");
 }
 
 /* plan steps: everything after the build. */
@@ -531,13 +548,252 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
     return 0;
 }
 
+/* ---- the output folder (plan args, plan folder) ------------------------------- */
+
+/* The working folder as the shell names it ($PWD, symbolic links kept), else getcwd. */
+static const char *pwd(char *out, size_t size)
+{
+    const char *env = getenv("PWD");
+    struct stat a, b;
+    if (env && env[0] == '/' && stat(env, &a) == 0 && stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        snprintf(out, size, "%s", env);
+    else if (!getcwd(out, size))
+        snprintf(out, size, ".");
+    return out;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && !is_dir(buf))
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || is_dir(buf) ? 0 : -1;
+}
+
+/* A folder (made if missing) in which a file can be made; PID names the test file. */
+static int writable_dir(const char *dir, const char *pid)
+{
+    struct stat st;
+    if (!is_dir(dir) && (stat(dir, &st) == 0 || lstat(dir, &st) == 0 || mkdir_p(dir) != 0))
+        return 0;
+    char test[4200];
+    snprintf(test, sizeof test, "%s/.tilelab-write-test.%s", dir, pid);
+    int fd = open(test, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    unlink(test);
+    return 1;
+}
+
+static void dir_of(const char *path, char *out, size_t size)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    snprintf(out, size, "%s", dirname(copy));
+}
+
+/* plan args LAB CURRENT_LAB OUT JSON BAD PID: the lab (the current one when none is
+ * named; an unknown one is never graded as another), and --out and --json checked
+ * (made if missing). `fatal` when there is no folder to say it in. */
+static int args(const char *lab, const char *current_lab, const char *out, const char *json, const char *bad,
+                const char *pid)
+{
+    char why[8400] = "", problem[4096] = "", path[512];
+    snprintf(why, sizeof why, "%s", bad);
+    int has_folder = out[0] || json[0];
+    if (lab[0]) {
+        int known = !strncmp(lab, "lab", 3) && lab[3] >= '0' && lab[3] <= '9' &&
+                    strspn(lab, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(lab);
+        if (known) {
+            char pattern[256];
+            snprintf(pattern, sizeof pattern, "labs/%s-*/lab.rubric", lab);
+            first_match(pattern, path, sizeof path);
+            known = readable(path);
+        }
+        if (!known) {
+            assign("unknown_lab", "1");
+            if (!why[0]) {
+                /* this kit's labs, as the folders name them: labs/labN-<name>/lab.rubric */
+                buffer ids = {.used = 0};
+                glob_t g;
+                if (glob("labs/lab*-*/lab.rubric", 0, NULL, &g) == 0) {
+                    for (size_t i = 0; i < g.gl_pathc; i++) {
+                        const char *id = g.gl_pathv[i] + strlen("labs/");
+                        size_t digits = strspn(id + 3, "0123456789");
+                        if (id[3 + digits] == '-')
+                            add(&ids, "%s%.*s", ids.used ? " " : "", (int)(3 + digits), id);
+                        else
+                            add(&ids, "%s%s", ids.used ? " " : "", g.gl_pathv[i]);
+                    }
+                    globfree(&g);
+                }
+                snprintf(why, sizeof why, "unknown lab '%s'; this kit's labs: %s (./grade --help)", lab, ids.text);
+            }
+            if (!has_folder) {
+                assign("fatal", why);
+                return 0;
+            }
+        }
+    } else {
+        lab = current_lab;
+        if (!lab[0] && !has_folder) {
+            assign("fatal", why[0] ? why : "no current lab: run 'make lab1' (or name one: ./grade lab1)");
+            return 0;
+        }
+        if (!lab[0] && !why[0])
+            snprintf(why, sizeof why, "no current lab: run 'make lab1' (or name one: ./grade lab1)");
+    }
+    assign("lab", lab);
+    assign("bad", why);
+    if (out[0]) {
+        struct stat st;
+        if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode))
+            snprintf(problem, sizeof problem, "--out %s is a file, not a folder: name a folder (it is made if missing)", out);
+        else if (!writable_dir(out, pid))
+            snprintf(problem, sizeof problem, "--out %s cannot be written: it cannot be made, or you may not write in it; "
+                     "name a folder you can write", out);
+        assign("out", problem[0] ? "" : out);
+    }
+    if (json[0]) {
+        char dir[4096], json_problem[4096] = "";
+        dir_of(json, dir, sizeof dir);
+        if (is_dir(json))
+            snprintf(json_problem, sizeof json_problem, "--json %s is a folder: name the file (e.g. %s/results.json)", json, json);
+        else if (!writable_dir(dir, pid))
+            snprintf(json_problem, sizeof json_problem, "--json %s cannot be written: its folder cannot be made, or you may "
+                     "not write in it", json);
+        if (json_problem[0] && !problem[0])
+            snprintf(problem, sizeof problem, "%s", json_problem);
+        assign("json", json_problem[0] ? "" : json);
+    }
+    assign("out_problem", problem);
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* plan folder LAB UNKNOWN OUT JSON OUT_PROBLEM HISTORY PID: this run's folder. Without --out,
+ * results/<lab>/runs/<UTC time>-<pid> (names sort by start, so two grades at once never mix
+ * their logs), its results.json published at the end to results/<lab>/results.json (or --json
+ * PATH); the 20 newest runs are kept. No stale results.json is left for this run's. */
+static int folder(const char *lab, const char *unknown, const char *out, const char *json, const char *out_problem,
+                  const char *history, const char *pid)
+{
+    char lab_dir[512], run[128] = "", run_out[1024], final_json[4096], run_json[4096], dir[4096], problem[8192];
+    snprintf(lab_dir, sizeof lab_dir, "results/%s", unknown[0] || !lab[0] ? "no-lab" : lab);   /* never results/lab99/ */
+    if (!out[0]) {
+        time_t now = time(NULL);
+        strftime(run, sizeof run, "%Y%m%dT%H%M%SZ", gmtime(&now));
+        snprintf(run + strlen(run), sizeof run - strlen(run), "-%s", pid);
+        snprintf(run_out, sizeof run_out, "%s/runs/%s", lab_dir, run);
+        snprintf(final_json, sizeof final_json, "%s", json[0] ? json : "");
+        if (!json[0])
+            snprintf(final_json, sizeof final_json, "%s/results.json", lab_dir);
+        snprintf(run_json, sizeof run_json, "%s/results.json", run_out);
+        out = run_out;
+        json = run_json;
+        /* Keep the 20 newest runs; an older one goes unless younger than an hour (it may still
+         * be running) or latest points at it. */
+        char runs_dir[600], latest[600] = "", link[600];
+        snprintf(runs_dir, sizeof runs_dir, "%s/runs", lab_dir);
+        snprintf(link, sizeof link, "%s/latest", lab_dir);
+        ssize_t n = readlink(link, latest, sizeof latest - 1);
+        latest[n > 0 ? n : 0] = '\0';
+        DIR *d = opendir(runs_dir);
+        char (*names)[64] = NULL;
+        size_t count = 0, cap = 0;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            const char *s = e->d_name;
+            if (strlen(s) >= 64 || strspn(s, "0123456789") != 8 || s[8] != 'T' || strspn(s + 9, "0123456789") != 6 ||
+                s[15] != 'Z' || s[16] != '-' || !s[17] || strspn(s + 17, "0123456789") != strlen(s + 17))
+                continue;
+            if (count == cap)
+                names = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names);
+            snprintf(names[count++], 64, "%s", s);
+        }
+        if (d)
+            closedir(d);
+        qsort(names, count, sizeof *names, (int (*)(const void *, const void *))strcmp);
+        for (size_t i = 0; count > 19 && i < count - 19; i++) {   /* the oldest, past the 19 newest */
+            char old[700], target[700];
+            struct stat st;
+            snprintf(target, sizeof target, "runs/%s", names[i]);
+            snprintf(old, sizeof old, "%s/%s", runs_dir, names[i]);
+            if (strcmp(target, latest) && lstat(old, &st) == 0 && time(NULL) - st.st_mtime > 3600)
+                nftw(old, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        }
+        free(names);
+    } else {
+        if (!json[0]) {
+            snprintf(run_json, sizeof run_json, "%s/results.json", out);
+            json = run_json;
+        }
+        snprintf(final_json, sizeof final_json, "%s", json);
+    }
+    /* Never a stale one: an earlier run's results must not pass for this run's. The default
+     * results/<lab>/results.json is not removed but replaced, whole, at every exit. */
+    unlink(json);
+    char stable[600];
+    snprintf(stable, sizeof stable, "%s/results.json", lab_dir);
+    if (run[0] && strcmp(final_json, stable))
+        unlink(final_json);
+    assign("lab_dir", lab_dir);
+    assign("run", run);
+    assign("out", out);
+    assign("json", json);
+    assign("final_json", final_json);
+    dir_of(final_json, dir, sizeof dir);
+    if (mkdir_p(out) != 0 || mkdir_p(dir) != 0 || !writable_dir(out, pid)) {
+        char cwd[4096];
+        snprintf(problem, sizeof problem, "%s%sno results.json was written: %s/%s cannot be written either (the kit's "
+                 "results/ folder: a read-only kit?)", out_problem, out_problem[0] ? "; " : "",
+                 pwd(cwd, sizeof cwd), out);
+        assign("fatal", problem);
+        return 0;
+    }
+    dir_of(history, dir, sizeof dir);
+    mkdir_p(dir);
+    if (out_problem[0]) {
+        char cwd[4096] = "";
+        if (final_json[0] != '/')
+            snprintf(cwd + strlen(pwd(cwd, sizeof cwd)), sizeof cwd - strlen(cwd), "/");
+        snprintf(problem, sizeof problem, "%s (this run's results.json: %s%s)", out_problem, cwd, final_json);
+        assign("out_problem", problem);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 8 && !strcmp(argv[1], "args"))
+        return args(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]);
+    if (argc == 9 && !strcmp(argv[1], "folder"))
+        return folder(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
     if (argc == 7 && !strcmp(argv[1], "check"))
         return check(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if ((argc == 9 || argc == 10) && !strcmp(argv[1], "steps"))   /* BUILD_SRC: as SRC when not given */
         return steps(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argc == 10 ? argv[9] : "");
-    fprintf(stderr, "usage: plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC\n"
+    fprintf(stderr, "usage: plan args LAB CURRENT_LAB OUT JSON BAD PID\n"
+                    "       plan folder LAB UNKNOWN OUT JSON OUT_PROBLEM HISTORY PID\n"
+                    "       plan check LAB SEED FILE CURRENT_LAB CURRENT_SRC\n"
                     "       plan steps LAB SEED KIT BIN CUDA_HOME OUT BASELINE_SRC BUILD_SRC\n");
     return 2;
 }
