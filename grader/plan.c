@@ -168,6 +168,8 @@ static int check_seed(const char *seed)
     return 0;
 }
 
+static void build_link(const char *src);
+
 /* plan check: what must hold before anything is built. */
 static int check(const char *lab, const char *seed, const char *file, const char *current_lab,
                  const char *current_src)
@@ -192,6 +194,7 @@ static int check(const char *lab, const char *seed, const char *file, const char
     }
     if (check_seed(seed) != 0)
         return 1;
+    build_link(src);
     assign("kind", r.kind);
     /* The file's build and inspection run bounded (rubric build_timeout_s, build_memory_mb). */
     printf("build_timeout_s=%ld\nbuild_memory_mb=%ld\n", r.build_timeout_s > 0 ? (long)r.build_timeout_s : 120,
@@ -779,6 +782,90 @@ static int folder(const char *lab, const char *unknown, const char *out, const c
         assign("out_problem", problem);
     }
     return 0;
+}
+
+/* POSIX cksum's CRC of TEXT (its bytes, then its length): the folder a file's link lives in. */
+static unsigned long cksum(const char *text)
+{
+    unsigned int table[256], crc = 0;
+    for (unsigned int i = 0; i < 256; i++) {
+        unsigned int c = i << 24;
+        for (int k = 0; k < 8; k++)
+            c = c & 0x80000000u ? (c << 1) ^ 0x04C11DB7u : c << 1;
+        table[i] = c;
+    }
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n; i++)
+        crc = (crc << 8) ^ table[(crc >> 24) ^ (unsigned char)text[i]];
+    for (size_t len = n; len; len >>= 8)
+        crc = (crc << 8) ^ table[(crc >> 24) ^ (len & 0xFF)];
+    return ~crc & 0xFFFFFFFFul;
+}
+
+/* The folder of PATH as `cd "$(dirname PATH)" && pwd` names it: absolute, . and .. resolved by name. */
+static void folder_of(const char *path, char *out, size_t size)
+{
+    char dir[4096], joined[8192], cwd[4096];
+    dir_of(path, dir, sizeof dir);
+    if (dir[0] == '/')
+        snprintf(joined, sizeof joined, "%s", dir);
+    else
+        snprintf(joined, sizeof joined, "%s/%s", pwd(cwd, sizeof cwd), dir);
+    size_t used = 0;
+    out[0] = '\0';
+    for (char *save = NULL, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(part, "."))
+            continue;
+        if (!strcmp(part, "..")) {
+            while (used > 0 && out[--used] != '/')
+                ;
+            out[used] = '\0';
+            continue;
+        }
+        used += (size_t)snprintf(out + used, size - used, "/%s", part);
+        if (used >= size)
+            used = size - 1;
+    }
+    if (!out[0])
+        snprintf(out, size, "/");
+}
+
+/* make cannot take a path with a space (or a quote) in it: such a file is built
+ * through build/submissions/N/dir, a link to its folder (its relative #includes
+ * still resolve), or a link to the file under a tame name. */
+static void build_link(const char *src)
+{
+    static const char tame[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+@-";
+    char link[64] = "", build_src[8192], name[8192] = "", target[8192] = "", dir[4096];
+    snprintf(build_src, sizeof build_src, "%s", src);
+    if (strspn(src, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/+@-") == strlen(src)) {
+        assign("build_src", src);
+        assign("link_dir", "");
+        assign("link_name", "");
+        assign("link_target", "");
+        return;
+    }
+    const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+    snprintf(link, sizeof link, "build/submissions/%lu", cksum(src));
+    folder_of(src, dir, sizeof dir);
+    if (strspn(base, tame) != strlen(base)) {
+        char renamed[4096];
+        snprintf(renamed, sizeof renamed, "%s", base);
+        for (char *c = renamed; *c; c++)
+            if (!strchr(tame, *c))
+                *c = '_';
+        snprintf(build_src, sizeof build_src, "%s/%s", link, renamed);
+        snprintf(name, sizeof name, "%s", build_src);
+        snprintf(target, sizeof target, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", base);
+    } else {
+        snprintf(build_src, sizeof build_src, "%s/dir/%s", link, base);
+        snprintf(name, sizeof name, "%s/dir", link);
+        snprintf(target, sizeof target, "%s", dir);
+    }
+    assign("build_src", build_src);
+    assign("link_dir", link);
+    assign("link_name", name);
+    assign("link_target", target);
 }
 
 int main(int argc, char **argv)
