@@ -27,7 +27,7 @@ if ! locked build/cpu $submission cpu-kit >"$out/build.log" 2>&1; then
     exit 2
 fi
 # nvcc compiled the file: a failure here is CPU mode's limit, not the student's error (the report says so).
-bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1 || build_failed $? cpu
+bounded "$bin" $submission cpu-grade >"$out/build.log" 2>&1 || failed cpu $?
 
 # ---- the checks (sanitizers' stand-ins) and the counters, beside the tests ----
 cpu_check() {   # LOG ARGS...: cpu-check on the student's CPU worker; LOG's .status beside it

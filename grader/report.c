@@ -13,8 +13,9 @@
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
  *          [--cpu-mode NOTE] [--html PATH] [--run DIR]
  *
- * --run DIR --build-failed STEP --build-status N: that build of the file failed
- * (report_run.c says why: a build limit, CPU mode's, or the compiler's errors).
+ * --run DIR --step-failed STEP --step-status N: that step of the file's failed
+ * (report_run.c says why: the inspector's findings or its failure, a build limit,
+ * CPU mode's, or the compiler's errors).
  * --run DIR: a grade's run folder (./grade's last step): the tests, the
  * measurement, the sanitizers, the counters and the structure are read from
  * the files its steps left there, as its plan (DIR/plan.sh) says they ran
@@ -97,8 +98,8 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else if (!strcmp(k, "--html")) o->html = v;
         else if (!strcmp(k, "--run")) o->run = v;
-        else if (!strcmp(k, "--build-failed")) o->build_failed = v;
-        else if (!strcmp(k, "--build-status")) o->build_status = atoi(v);
+        else if (!strcmp(k, "--step-failed")) o->step_failed = v;
+        else if (!strcmp(k, "--step-status")) o->step_status = atoi(v);
         else {
             fprintf(stderr, "report: unknown option %s\n", k);
             return -1;
@@ -160,8 +161,8 @@ int main(int argc, char **argv)
     }
     /* --run in CPU mode, a file CPU mode cannot run: could not grade, said on stderr (exit 3) */
     int said = 0;
-    if (o.run && o.build_failed)
-        read_build_failure(&o, o.build_failed, o.build_status);
+    if (o.run && o.step_failed)
+        read_failed_step(&o, o.step_failed, o.step_status);
     else if (o.run)
         said = read_run(&o, &g.rubric) != 0;
     read_device(&g, o.device_json);

@@ -46,8 +46,8 @@ typedef struct {
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     const char *html;             /* --html PATH: report.html, the grade drawn (report_page.c) */
     const char *run;              /* --run DIR: a grade's run folder, read back (report_run.c) */
-    const char *build_failed;     /* --build-failed STEP (student, grader, cpu): that build of the file failed ... */
-    int build_status;             /* ... with --build-status N; its log is --run DIR's build.log */
+    const char *step_failed;      /* --step-failed STEP (includes, student, object, grader, cpu): that step of the file's failed ... */
+    int step_status;              /* ... with --step-status N; its log is in --run DIR */
     int measure_status;
     int quiet;   /* results.json only: the caller has said what went wrong */
     double elapsed;
@@ -98,10 +98,12 @@ const lab_kind *kind_of(const tl_rubric *r);
 /* The options DIR's plan and step records imply. 0; -1 in CPU mode when the
  * file uses what CPU mode cannot run: o->problem (said on stderr) and o->quiet instead. */
 int read_run(options *o, const tl_rubric *r);
-/* A build of the file that failed (STEP: student, grader, cpu; STATUS its exit): a build
- * limit it hit (o->problem, said on stderr, o->quiet), CPU mode's limit (o->problem), or the
- * compiler's errors naming the file as the student does (o->build_log, DIR/build-errors.log). 0. */
-int read_build_failure(options *o, const char *step, int status);
+/* A step of the file's that failed (STATUS its exit). Its inspection (STEP includes, object):
+ * the inspector's findings (o->not_allowed_file), or the inspector's own failure (o->problem,
+ * o->quiet). Its build (student, grader, cpu): a build limit it hit (o->problem, said on
+ * stderr, o->quiet), CPU mode's limit (o->problem), or the compiler's errors naming the file as
+ * the student does (o->build_log, DIR/build-errors.log). 0. */
+int read_failed_step(options *o, const char *step, int status);
 
 /* ---- report_text.c: building the report's texts ------------------------- */
 

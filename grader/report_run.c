@@ -562,7 +562,7 @@ int read_run(options *o, const tl_rubric *r)
     return 0;
 }
 
-/* ---- a build that failed (--build-failed STEP --build-status N) ---------------- */
+/* ---- a step of the file's that failed (--step-failed STEP --step-status N) ------ */
 
 /* TEXT with every `from` replaced by `to`, into out. */
 static void renamed(const char *text, const char *from, const char *to, char *out, size_t size)
@@ -628,12 +628,34 @@ static int cpu_refusal(const char *line, const void *unused)
     return strstr(line, "not supported in CPU mode") || strstr(line, "error");
 }
 
-int read_build_failure(options *o, const char *step, int status)
+int read_failed_step(options *o, const char *step, int status)
 {
-    static char problem[2048];
+    static char problem[8192];
     char what[1024], line[1024];
     run_dir = o->run;
     read_plan(run_dir);
+    if (!strcmp(step, "includes") || !strcmp(step, "object")) {   /* build/tools/inspect (grader/inspect.c) */
+        if (exists("device.json"))
+            o->device_json = in_run("device.json");
+        if (status == 1) {   /* its findings cost every point */
+            o->not_allowed_file = in_run("inspect.txt");
+            return 0;
+        }
+        char *log = in_run("inspect.log"), *text = read_all(log);
+        size_t len = text ? strlen(text) : 0;
+        while (len && text[len - 1] == '\n')   /* as $(cat) gave it */
+            text[--len] = '\0';
+        if (!strcmp(step, "object"))
+            fprintf(stderr, "%s\n", text ? text : "");
+        snprintf(problem, sizeof problem, "the grader's inspector could not read your %s (not your file's fault): %s",
+                 strcmp(step, "object") ? "file" : "compiled file", text ? text : "");
+        free(log);
+        free(text);
+        o->device_json = NULL;
+        o->problem = problem;
+        o->quiet = 1;
+        return 0;
+    }
     snprintf(what, sizeof what, "building %s%s", o->source, !strcmp(step, "cpu") ? " for CPU mode" : "");
     if (strcmp(step, "grader")) {   /* the file's own builds run bounded: did they end at a limit? */
         if (status == 124 || status == 137)
