@@ -1,8 +1,9 @@
 /*
  * rubric_tool.c — build/tools/rubric: the rubric's one reader for the shell
- * and make. ./grade, mk/submission.mk, make bench, tools/batch and
- * plots/render.sh ask it for a lab's values instead of parsing the file
- * themselves, so every value they use has passed tl_rubric_load's checks.
+ * and make. mk/submission.mk, make bench, tools/batch and plots/render.sh ask
+ * it for a lab's values instead of parsing the file themselves, so every value
+ * they use has passed tl_rubric_load's checks (./grade asks build/tools/plan,
+ * grader/plan.c, which reads the rubric through the same grader/rubric.c).
  *
  *   rubric labs                 the labs (labs/<id>-<name>/lab.rubric), one id a line
  *   rubric check [LAB|FILE]...  load and check (every lab when none is named)
