@@ -2,7 +2,9 @@
 # tools/batch/batch builds build/tools/gradebook itself before grading a class.
 
 # Host-only, like the report: reads and writes results.json and the gradebook CSV.
-$(B)/tools/gradebook: tools/batch/gradebook.c grader/rubric.c kit/json.c kit/csv.c $(KIT_HEADERS)
+# The void register (tools/board/voids.c) is the class board's: a void shows in
+# every gradebook the batch writes.
+$(B)/tools/gradebook: tools/batch/gradebook.c tools/board/voids.c tools/board/voids.h grader/rubric.c kit/json.c kit/csv.c $(KIT_HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) tools/batch/gradebook.c grader/rubric.c kit/json.c kit/csv.c -lm -o $@
+	$(Q)gcc $(CFLAGS) -Itools/board tools/batch/gradebook.c tools/board/voids.c grader/rubric.c kit/json.c kit/csv.c -lm -o $@

@@ -7,8 +7,8 @@ endif
 
 # Host C only, like the gradebook: reads results.json, ncu's counters and the
 # gradebook CSV, writes HTML, CSV and JSON.
-BOARD_SRC := tools/board/board.c tools/board/names.c tools/board/page.c tools/board/rerun.c
-$(B)/tools/board: $(BOARD_SRC) tools/board/board.h kit/json.c kit/json.h kit/csv.c kit/csv.h grader/counters.c grader/counters.h
+BOARD_SRC := tools/board/board.c tools/board/names.c tools/board/page.c tools/board/rerun.c tools/board/voids.c
+$(B)/tools/board: $(BOARD_SRC) tools/board/board.h tools/board/voids.h kit/json.c kit/json.h kit/csv.c kit/csv.h grader/counters.c grader/counters.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc $(CFLAGS) $(BOARD_SRC) kit/json.c kit/csv.c grader/counters.c -lm -o $@

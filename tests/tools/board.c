@@ -6,8 +6,10 @@
  * the board writes), the best passing run and not the latest, failed and
  * voided runs left out, the tie inside the noise, every hostile name escaped
  * in HTML and guarded in CSV, Gradescope's leaderboard format, the void flag
- * in the gradebook, the deadline re-run's plan and its merge through the
- * batch grader (a stand-in grade, tests/fixtures/board/fake-grade), and the
+ * in the gradebook and in every gradebook later batches write, the deadline
+ * re-run's plan (a fresh seed a round) and its merge through the batch grader
+ * (a stand-in grade, tests/fixtures/board/fake-grade), a re-run that could
+ * not grade (no one leaves the board for it) and its finishing, and the
  * page in headless Chromium: zero console messages, a screenshot kept in
  * build/tests/board-artifacts/. No GPU needed. Each test works on its own
  * copy in build/tests/board/<test>.<pid>, removed when it passes.
@@ -336,11 +338,109 @@ Test(board, void_takes_a_run_off_and_the_gradebook_says_why, .timeout = 30)
     done();
 }
 
+/* ./grade --batch of the test's class into `out` (relative to the test's folder)
+ * with the stand-in grade (fake-grade: round 1's figures); output in batch.txt. */
+static int batch_into(const char *out, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "FAKE_GRADE_LOG=%s/invocations TILELAB_GRADE='sh tests/fixtures/board/fake-grade' ./grade --batch %s/class "
+             "--out %s/%s --lab lab3 --seed 7 --timeout 5 %s > %s/batch.txt 2>&1",
+             work, work, work, out, args, work);
+    return tool_sh(cmd);
+}
+
+/* The gradebook row of `student` in `book` (relative to the test's folder), up to its results path. */
+static const char *book_row(const char *book, const char *student)
+{
+    static char line[1024];
+    line[0] = '\0';
+    const char *text = tool_read(at("%s", book), NULL);
+    size_t len = strlen(student);
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > len && !strncmp(p, student, len) && p[len] == ',' && n < sizeof line) {
+            snprintf(line, sizeof line, "%.*s", (int)n, p);
+            return line;
+        }
+        p += n + (p[n] == '\n');
+    }
+    return line;
+}
+
+/* A void is kept in voids.csv, not in the gradebook the batch writes: the next
+ * batch into the folder (skipping what is graded, or regrading it in place
+ * with --force), and a batch into a subfolder kept as an earlier week, must
+ * still show "void: REASON" in the gradebook and keep the run off the board. */
+Test(board, a_void_survives_the_next_batch, .timeout = 60)
+{
+    fresh("kept-after-batch");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s/book && mkdir -p %s/class && for s in amara meiling nikolai; do "
+             "cp -R tests/fixtures/board/class/$s %s/class/; done", work, work, work);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+    cr_assert_eq(batch_into("book/week1", ""), 0, "%s", tool_read(at("batch.txt"), NULL));
+    /* A week later nikolai hands in a faster file: 0.95 instead of 0.79. */
+    snprintf(cmd, sizeof cmd, "sleep 1 && sed -i 's/fraction 0.79 /fraction 0.95 /' %s/class/nikolai/lab3.cu", work);
+    cr_assert_eq(tool_sh(cmd), 0);
+    cr_assert_eq(batch_into("book", ""), 0, "%s", tool_read(at("batch.txt"), NULL));
+    cr_assert_eq(board(""), 0, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert(!strncmp(row_of(tool_read(at("book/" H100_LAB3 ".csv"), NULL), "0.9500"), "1,no,", 5),
+              "nikolai's new run leads:\n%s", tool_read(at("book/" H100_LAB3 ".csv"), NULL));
+
+    /* His new run voided, and amara's week-1 run; a reason a CSV must quote and guard. */
+    snprintf(cmd, sizeof cmd, "--void %s/book/nikolai/lab3 --why '=shared, \"the\" answer' >/dev/null && "
+             "./grade --board %s/book --void %s/book/week1/amara/lab3/results.json --why 'hard-coded the seed'",
+             work, work, work);
+    cr_assert_eq(board(cmd), 0, "%s", tool_read(at("out.txt"), NULL));
+    const char *voided = "nikolai,lab3,100,100,0.9500,\"void: =shared, \"\"the\"\" answer\",";
+    const char *week1 = "amara,lab3,100,100,0.8400,void: hard-coded the seed,";
+    cr_assert(!strncmp(book_row("book/gradebook.csv", "nikolai"), voided, strlen(voided)), "--void marks it:\n%s",
+              tool_read(at("book/gradebook.csv"), NULL));
+
+    /* The next batch, which skips what is graded and writes the gradebook anew. */
+    cr_assert_eq(batch_into("book", ""), 0, "%s", tool_read(at("batch.txt"), NULL));
+    cr_assert(strstr(tool_read(at("batch.txt"), NULL), "nikolai lab3: 100/100 (already graded)"), "%s",
+              tool_read(at("batch.txt"), NULL));
+    cr_assert(!strncmp(book_row("book/gradebook.csv", "nikolai"), voided, strlen(voided)),
+              "the batch's gradebook keeps the void and its reason:\n%s", tool_read(at("book/gradebook.csv"), NULL));
+    cr_assert(!strstr(book_row("book/gradebook.csv", "amara"), "void") &&
+              !strstr(book_row("book/gradebook.csv", "meiling"), "void"), "only the voided run:\n%s",
+              tool_read(at("book/gradebook.csv"), NULL));
+    /* Regraded in its place (--force): still the voided run. A week kept as a subfolder too. */
+    cr_assert_eq(batch_into("book", "--force"), 0, "%s", tool_read(at("batch.txt"), NULL));
+    cr_assert(!strncmp(book_row("book/gradebook.csv", "nikolai"), voided, strlen(voided)), "after --force:\n%s",
+              tool_read(at("book/gradebook.csv"), NULL));
+    snprintf(cmd, sizeof cmd, "sed -i 's/fraction 0.95 /fraction 0.79 /' %s/class/nikolai/lab3.cu", work);
+    cr_assert_eq(tool_sh(cmd), 0);
+    cr_assert_eq(batch_into("book/week1", "--force"), 0, "%s", tool_read(at("batch.txt"), NULL));
+    cr_assert(!strncmp(book_row("book/week1/gradebook.csv", "amara"), week1, strlen(week1)),
+              "a batch into a week's subfolder keeps that week's void:\n%s",
+              tool_read(at("book/week1/gradebook.csv"), NULL));
+    cr_assert(!strstr(book_row("book/week1/gradebook.csv", "nikolai"), "void"), "not nikolai's week-1 run:\n%s",
+              tool_read(at("book/week1/gradebook.csv"), NULL));
+
+    /* The board, again: the voided run stays off it; nikolai's week-1 run is his. */
+    cr_assert_eq(board(""), 0, "%s", tool_read(at("out.txt"), NULL));
+    const char *csv = tool_read(at("book/" H100_LAB3 ".csv"), NULL);
+    cr_assert(!strstr(csv, ",0.9500,") && strstr(csv, ",0.7900,"), "the void holds on the board:\n%s", csv);
+    cr_assert_eq(tool_lines(csv), 4, "three students still:\n%s", csv);
+    cr_assert(!strstr(strstr(tool_read(at("book/gradebook.csv"), NULL), "void:") + 1, "void:"),
+              "the board does not mark it twice:\n%s", tool_read(at("book/gradebook.csv"), NULL));
+    done();
+}
+
 Test(board, rerun_plans_interleaved_rounds, .timeout = 30)
 {
     fresh("plan");
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s/book --plan-rerun --gpu 'NVIDIA H100 80GB HBM3' --rounds 3 --seed 99 > %s/out.txt 2>&1",
+    /* A seed a round, no fewer, no more. */
+    snprintf(cmd, sizeof cmd, "%s %s/book --plan-rerun --gpu 'NVIDIA H100 80GB HBM3' --rounds 3 --seed 99,98 > %s/out.txt 2>&1",
+             BOARD_TOOL, work, work);
+    cr_assert_eq(tool_sh(cmd), 2, "two seeds for three rounds are refused");
+    cr_assert(strstr(tool_read(at("out.txt"), NULL), "not 3 seeds, one per round"), "%s", tool_read(at("out.txt"), NULL));
+    cr_assert_neq(access(at("book/rerun"), F_OK), 0, "nothing planned");
+    snprintf(cmd, sizeof cmd, "%s %s/book --plan-rerun --gpu 'NVIDIA H100 80GB HBM3' --rounds 3 --seed 99,98,97 > %s/out.txt 2>&1",
              BOARD_TOOL, work, work);
     cr_assert_eq(tool_sh(cmd), 0, "%s", tool_read(at("out.txt"), NULL));
     char *plan = file("rerun/plan.tsv");
@@ -354,7 +454,7 @@ Test(board, rerun_plans_interleaved_rounds, .timeout = 30)
     cr_assert(strstr(plan, "lucas\tlab3\ttests/fixtures/board/class/lucas/lab3.cu"), "A100-only students run too");
     free(plan);
     cr_assert_eq(access(at("book/rerun/round-2/class/001-esperanza/lab3.cu"), R_OK), 0, "the file is copied");
-    cr_assert_str_eq(tool_read(at("book/rerun/seed"), NULL), "99\n");
+    cr_assert_str_eq(tool_read(at("book/rerun/seed"), NULL), "99\n98\n97\n", "round R's seed on line R");
     cr_assert_eq(tool_sh(cmd), 2, "a second plan over the first is refused");
     /* Planned, no round run yet: the boards are the submitted runs'. */
     cr_assert_eq(board(""), 0, "%s", tool_read(at("out.txt"), NULL));
@@ -376,6 +476,15 @@ Test(board, rerun_through_batch_decides_the_order, .timeout = 60)
     const char *log = tool_read(at("invocations"), NULL);
     cr_assert_eq(tool_lines(log), 48, "3 rounds of 16 files through ./grade --batch:\n%s", log);
     cr_assert(!strstr(log, " 7\n"), "a fresh seed, not the class's (7)");
+    /* One seed a round, each round's its own: the rounds' seeds, then how many differ. */
+    snprintf(cmd, sizeof cmd, "for r in 1 2 3; do grep \"/round-$r/\" %s/invocations | awk '{ print $NF }' | sort -u | "
+             "wc -l; done | tr -d ' ' | paste -sd' ' - > %s/seeds.txt; for r in 1 2 3; do sed -n \"${r}p\" %s/book/rerun/seed; "
+             "done | sort -u | wc -l | tr -d ' ' >> %s/seeds.txt", work, work, work, work);
+    cr_assert_eq(tool_sh(cmd), 0);
+    cr_assert_str_eq(tool_read(at("seeds.txt"), NULL), "1 1 1\n3\n", "one seed within a round, three rounds, three seeds");
+    snprintf(cmd, sizeof cmd, "for r in 1 2 3; do grep -q \" $(sed -n \"${r}p\" %s/book/rerun/seed)$\" %s/invocations || exit 1; done",
+             work, work);
+    cr_assert_eq(tool_sh(cmd), 0, "each round graded with its seed:\n%s", tool_read(at("book/rerun/seed"), NULL));
     char *csv = file(H100_LAB3 ".csv");
     cr_assert_eq(tool_lines(csv), 12, "11 on the pinned board: giulia failed a round, lucas ran on an A100:\n%s", csv);
     cr_assert(!strncmp(row_of(csv, "Warp Whisperer #9700"), "1,no,Warp Whisperer #9700,lab3,NVIDIA H100 80GB HBM3,0.8500,0.0118", 66),
@@ -391,6 +500,65 @@ Test(board, rerun_through_batch_decides_the_order, .timeout = 60)
     char *merged = file("rerun/merged.csv");
     cr_assert(strstr(merged, "giulia,lab3,3,2,,,0.7600 0.7700"), "%s", merged);
     free(merged);
+    done();
+}
+
+/* Where the re-run's grades could not run (no GPU on the node, say) nobody
+ * leaves the board for it: the board keeps the submitted order and says so;
+ * --rerun again finishes that same plan (its seeds), grading only what could
+ * not be graded, and then the re-run decides. */
+Test(board, a_rerun_that_could_not_grade_is_finished_not_counted, .timeout = 60)
+{
+    fresh("rerun-no-gpu");
+    char cmd[1024];
+    const char *rerun = "TILELAB_GRADE='sh tests/fixtures/board/fake-grade' ./grade --board %s/book --rerun "
+                        "--gpu 'NVIDIA H100 80GB HBM3' --timeout 5";
+    char base[512];
+    snprintf(base, sizeof base, rerun, work);
+    snprintf(cmd, sizeof cmd, "FAKE_GRADE_NO_GPU=1 FAKE_GRADE_LOG=%s/invocations %s --rounds 3 > %s/out.txt 2>&1", work,
+             base, work);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert(strstr(tool_read(at("out.txt"), NULL), "the re-run could not grade 39 of its 39 runs"),
+              "the board says why it is not the re-run's:\n%s", tool_read(at("out.txt"), NULL));
+    char *csv = file(H100_LAB3 ".csv");
+    cr_assert_eq(tool_lines(csv), 9, "the submitted board, nobody left out:\n%s", csv);
+    cr_assert(!strncmp(row_of(csv, "0.8500"), "1,no,", 5), "%s", csv);
+    free(csv);
+    cr_assert(!strstr(tool_read(at("book/" H100_LAB3 ".html"), NULL), "deadline re-run"), "not the re-run's order");
+    cr_assert(strstr(tool_read(at("book/rerun/merged.csv"), NULL), "\namara,lab3,3,0,,,,3\n"), "%s",
+              tool_read(at("book/rerun/merged.csv"), NULL));
+    char *seeds = strdup(tool_read(at("book/rerun/seed"), NULL));
+
+    /* A plan of another model, or of other rounds, is not finished by mistake. */
+    snprintf(cmd, sizeof cmd, "TILELAB_GRADE=x ./grade --board %s/book --rerun --gpu 'NVIDIA A100-SXM4-40GB' > %s/out.txt 2>&1",
+             work, work);
+    cr_assert_eq(tool_sh(cmd), 2, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert(strstr(tool_read(at("out.txt"), NULL), "is pinned to 'NVIDIA H100 80GB HBM3'"), "%s", tool_read(at("out.txt"), NULL));
+    snprintf(cmd, sizeof cmd, "%s --rounds 2 > %s/out.txt 2>&1", base, work);
+    cr_assert_eq(tool_sh(cmd), 2, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert(strstr(tool_read(at("out.txt"), NULL), "has 3 rounds, not 2"), "%s", tool_read(at("out.txt"), NULL));
+
+    /* Again, now that grades run: the same plan, finished. */
+    remove(at("invocations"));
+    snprintf(cmd, sizeof cmd, "FAKE_GRADE_LOG=%s/invocations %s > %s/out.txt 2>&1", work, base, work);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert(strstr(tool_read(at("out.txt"), NULL), "board: finishing the re-run planned in "), "%s",
+              tool_read(at("out.txt"), NULL));
+    cr_assert_str_eq(tool_read(at("book/rerun/seed"), NULL), seeds, "its seeds");
+    cr_assert_eq(tool_lines(tool_read(at("invocations"), NULL)), 48, "every run graded again:\n%s",
+                 tool_read(at("invocations"), NULL));
+    csv = file(H100_LAB3 ".csv");
+    cr_assert_eq(tool_lines(csv), 12, "the re-run's board, as when every grade ran the first time:\n%s", csv);
+    cr_assert(!strncmp(row_of(csv, "Warp Whisperer #9700"), "1,no,Warp Whisperer #9700,lab3,NVIDIA H100 80GB HBM3,0.8500,0.0118", 66),
+              "%s", csv);
+    free(csv);
+    cr_assert(strstr(tool_read(at("book/" H100_LAB3 ".html"), NULL), "deadline re-run"));
+    /* Finished: a third --rerun grades nothing again. */
+    remove(at("invocations"));
+    snprintf(cmd, sizeof cmd, "FAKE_GRADE_LOG=%s/invocations %s > %s/out.txt 2>&1", work, base, work);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", tool_read(at("out.txt"), NULL));
+    cr_assert_eq(tool_lines(tool_read(at("invocations"), NULL)), 0, "%s", tool_read(at("invocations"), NULL));
+    free(seeds);
     done();
 }
 

@@ -17,15 +17,22 @@
  *   student,lab,score,max_score,fraction_of_copy,flags,results,mode
  * flags: space-separated words among compile-error not-allowed timeout race
  * out-of-bounds wrong crash not-graded, taken from extra_data.flags; without
- * it, "not-graded" when extra_data.graded is false. mode: "CPU mode" when
+ * it, "not-graded" when extra_data.graded is false; then "void: REASON" when
+ * the class board's void register names the run (tools/board/voids.h:
+ * OUT's folder's voids.csv, or its parent's for a batch kept in a subfolder
+ * of the board's folder, as week1/), so that a void outlives every batch
+ * after it. mode: "CPU mode" when
  * extra_data.mode is "cpu" (./grade --cpu: no performance points, its maximum
  * without them), "GPU" for any other graded file, empty when not graded on
  * either.
  */
+#define _DEFAULT_SOURCE   /* realpath */
 #include "csv.h"
 #include "json.h"
 #include "rubric.h"
+#include "voids.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +148,49 @@ static void student_and_lab(const char *path, char *student, size_t slen, char *
 static const char *const columns[] = {"student", "lab", "score", "max_score", "fraction_of_copy", "flags", "results", "mode"};
 enum { COLUMNS = sizeof columns / sizeof columns[0] };
 
+/* The void registers that can name this gradebook's runs: the board's folder
+ * is the gradebook's own (runs "<student>/<lab>/results.json") or its parent,
+ * where the gradebook is an earlier batch kept in a subfolder ("<sub>/<student>/..."). */
+typedef struct {
+    void_register own, parent;
+    char sub[PATH_MAX];
+} void_registers;
+
+static void load_void_registers(const char *csv, void_registers *v)
+{
+    char dir[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%s", csv);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    v->sub[0] = '\0';
+    snprintf(path, sizeof path, "%s/voids.csv", dir);
+    voids_load(path, &v->own);
+    v->parent.v = NULL;
+    v->parent.n = 0;
+    if (!realpath(dir, real) || !(slash = strrchr(real, '/')) || !slash[1])
+        return;
+    snprintf(v->sub, sizeof v->sub, "%s", slash + 1);
+    *slash = '\0';
+    snprintf(path, sizeof path, "%s/voids.csv", real[0] ? real : "/");
+    voids_load(path, &v->parent);
+}
+
+/* The reason the run of `student` and `lab` in this gradebook was voided, or NULL. */
+static const char *void_reason(const void_registers *v, const char *student, const char *lab)
+{
+    char run[4200];
+    snprintf(run, sizeof run, "%s/%s/results.json", student, lab);
+    const char *why = voids_why(&v->own, run);
+    if (!why && v->sub[0]) {
+        snprintf(run, sizeof run, "%s/%s/%s/results.json", v->sub, student, lab);
+        why = voids_why(&v->parent, run);
+    }
+    return why;
+}
+
 static int write_csv(const char *csv, int n, char **paths)
 {
     char tmp[4096];
@@ -150,15 +200,25 @@ static int write_csv(const char *csv, int n, char **paths)
         fprintf(stderr, "gradebook: cannot write %s\n", tmp);
         return 2;
     }
+    void_registers voids;
+    load_void_registers(csv, &voids);
     tl_csv_row(f, columns, COLUMNS);
     for (int i = 0; i < n; i++) {
         outcome o;
         char student[256], lab[64];
         read_outcome(paths[i], &o);
         student_and_lab(paths[i], student, sizeof student, lab, sizeof lab);
-        const char *row[COLUMNS] = {student, lab, o.score, o.max_score, o.fraction, o.flags, paths[i], o.mode};
+        char flags[2048];
+        const char *why = void_reason(&voids, student, lab);
+        if (why)
+            void_flags(flags, sizeof flags, o.flags, why);
+        else
+            snprintf(flags, sizeof flags, "%s", o.flags);
+        const char *row[COLUMNS] = {student, lab, o.score, o.max_score, o.fraction, flags, paths[i], o.mode};
         tl_csv_row(f, row, COLUMNS);
     }
+    voids_free(&voids.own);
+    voids_free(&voids.parent);
     /* Written whole, then renamed: a reader never sees half a gradebook. */
     if (fclose(f) != 0 || rename(tmp, csv) != 0) {
         fprintf(stderr, "gradebook: cannot write %s\n", csv);

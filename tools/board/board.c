@@ -8,8 +8,8 @@
  *       results.json a leaderboard.json to merge into it (default OUT:
  *       GRADEBOOK_DIR/board)
  *   board GRADEBOOK_DIR --void RESULTS.json --why TEXT   void a run, then build
- *   board GRADEBOOK_DIR --plan-rerun --gpu MODEL --rounds N --seed S [--lab labN]...
- *       the deadline re-run's rounds (rerun.c); tools/board/board runs them
+ *   board GRADEBOOK_DIR --plan-rerun --gpu MODEL --rounds N --seed S1,...,SN [--lab labN]...
+ *       the deadline re-run's rounds (rerun.c), a fresh seed each; tools/board/board runs them
  *   board --check-leaderboard FILE...   Gradescope's leaderboard format, checked
  *
  * GRADEBOOK_DIR is what `./grade --batch --out DIR` writes: gradebook.csv,
@@ -37,7 +37,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -92,105 +91,6 @@ double median(double *v, int n)
         return 0;
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* ---- CSV reading (RFC 4180: quoted fields may hold commas, quotes, newlines) */
-
-int csv_read(const char *path, csv_row **rows_out, int *nrows_out)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    csv_row *rows = NULL;
-    int nrows = 0, cap = 0;
-    size_t flen = 0, fcap = 256;
-    char *field = xcalloc(fcap, 1);
-    char **fields = NULL;
-    int nfields = 0, fieldcap = 0, quoted = 0, c, any = 0;
-    for (;;) {
-        c = fgetc(f);
-        if (quoted) {
-            if (c == EOF)
-                break;
-            if (c == '"') {
-                int next = fgetc(f);
-                if (next != '"') {
-                    quoted = 0;
-                    if (next != EOF)
-                        ungetc(next, f);
-                    continue;
-                }
-            }
-        } else if (c == '"' && flen == 0) {
-            quoted = 1;
-            any = 1;
-            continue;
-        } else if (c == ',' || c == '\n' || c == EOF) {
-            if (c == EOF && !any && nfields == 0 && flen == 0)
-                break;
-            if (c == '\n' && flen > 0 && field[flen - 1] == '\r')
-                flen--;
-            if (nfields == fieldcap) {
-                fieldcap = fieldcap ? 2 * fieldcap : 8;
-                fields = realloc(fields, fieldcap * sizeof *fields);
-                if (!fields)
-                    die_oom();
-            }
-            field[flen] = '\0';
-            fields[nfields++] = strdup(field);
-            flen = 0;
-            any = 0;
-            if (c == ',') {
-                any = 1;
-                continue;
-            }
-            if (nrows == cap) {
-                cap = cap ? 2 * cap : 64;
-                rows = realloc(rows, cap * sizeof *rows);
-                if (!rows)
-                    die_oom();
-            }
-            rows[nrows].fields = fields;
-            rows[nrows++].n = nfields;
-            fields = NULL;
-            nfields = fieldcap = 0;
-            if (c == EOF)
-                break;
-            continue;
-        }
-        any = 1;
-        if (flen + 2 > fcap) {
-            fcap *= 2;
-            field = realloc(field, fcap);
-            if (!field)
-                die_oom();
-        }
-        field[flen++] = (char)c;
-    }
-    free(field);
-    free(fields);
-    fclose(f);
-    *rows_out = rows;
-    *nrows_out = nrows;
-    return 0;
-}
-
-void csv_free(csv_row *rows, int nrows)
-{
-    for (int i = 0; i < nrows; i++) {
-        for (int j = 0; j < rows[i].n; j++)
-            free(rows[i].fields[j]);
-        free(rows[i].fields);
-    }
-    free(rows);
-}
-
-static int column_of(const csv_row *header, const char *name)
-{
-    for (int i = 0; i < header->n; i++)
-        if (!strcmp(header->fields[i], name))
-            return i;
-    return -1;
 }
 
 /* ---- the runs ------------------------------------------------------------- */
@@ -268,6 +168,19 @@ static int any_flag(const char *flags)
     return 0;
 }
 
+/* Whether `flags` holds no word but "not-graded": the grade stopped for no
+ * reason of the file's own (no GPU or nvcc at the time, the kit's fault), as
+ * the batch's gradebook tool judges it (is_done there): a batch grades it again. */
+static int only_not_graded(const char *flags)
+{
+    char words[1024];
+    snprintf(words, sizeof words, "%s", flags);
+    for (char *save = NULL, *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+        if (strcmp(w, "not-graded") != 0)
+            return 0;
+    return 1;
+}
+
 void read_run(run *r, const char *dir_of_results)
 {
     char err[256] = "";
@@ -289,6 +202,7 @@ void read_run(run *r, const char *dir_of_results)
         fprintf(stderr, "board: %s: says %s, its gradebook row %s (the gradebook's is used)\n", r->results, lab,
                 r->lab);
     r->clean = r->graded && !any_flag(tl_json_string(extra, "flags", ""));
+    r->could_not_grade = !r->graded && only_not_graded(tl_json_string(extra, "flags", ""));
     const tl_json *copy = extra ? tl_json_get(extra, "fraction_of_copy") : NULL;
     const tl_json *cublas = extra ? tl_json_get(extra, "fraction_of_cublas") : NULL;
     const tl_json *frac = cublas && cublas->type == TL_JSON_NUMBER ? cublas : copy;
@@ -345,8 +259,8 @@ static void load_gradebook(const char *dir, const char *rel, run_list *runs, con
     int nrows;
     if (csv_read(path, &rows, &nrows) != 0)
         return;
-    int cs = nrows ? column_of(&rows[0], "student") : -1, cl = nrows ? column_of(&rows[0], "lab") : -1,
-        cr = nrows ? column_of(&rows[0], "results") : -1;
+    int cs = nrows ? csv_column(&rows[0], "student") : -1, cl = nrows ? csv_column(&rows[0], "lab") : -1,
+        cr = nrows ? csv_column(&rows[0], "results") : -1;
     if (cs < 0 || cl < 0 || cr < 0) {
         fprintf(stderr, "board: %s: not a gradebook (no student, lab and results columns); left out\n", path);
         csv_free(rows, nrows);
@@ -425,31 +339,21 @@ static int load_runs(const char *dir, run_list *runs, const char *const *labs, i
 
 /* ---- voids ---------------------------------------------------------------- */
 
-static const char *const void_columns[] = {"run", "why", "voided_utc"};
-
-/* DIR/voids.csv: the voided runs, each named relative to GRADEBOOK_DIR. */
+/* DIR/voids.csv: the voided runs, each named relative to GRADEBOOK_DIR (voids.h). */
 static void apply_voids(const char *dir, run_list *runs)
 {
     char path[4200];
     pathf(path, sizeof path, "%s/voids.csv", dir);
-    csv_row *rows;
-    int nrows;
-    if (csv_read(path, &rows, &nrows) != 0)
-        return;
-    int cr = nrows ? column_of(&rows[0], "run") : -1, cw = nrows ? column_of(&rows[0], "why") : -1;
-    for (int i = 1; cr >= 0 && i < nrows; i++) {
-        if (rows[i].n <= cr)
+    void_register reg;
+    voids_load(path, &reg);
+    for (int k = 0; k < runs->n; k++) {
+        const char *why = voids_why(&reg, runs->v[k].run_key);
+        if (!why)
             continue;
-        for (int k = 0; k < runs->n; k++)
-            if (!strcmp(runs->v[k].run_key, rows[i].fields[cr])) {
-                runs->v[k].voided = 1;
-                const char *why = cw >= 0 && rows[i].n > cw ? rows[i].fields[cw] : "";
-                if (why[0] == '\'' && why[1] && strchr("=+-@\t\r", why[1]))
-                    why++;   /* the CSV writer's formula guard, not part of the reason */
-                snprintf(runs->v[k].void_why, sizeof runs->v[k].void_why, "%s", why);
-            }
+        runs->v[k].voided = 1;
+        snprintf(runs->v[k].void_why, sizeof runs->v[k].void_why, "%s", why);
     }
-    csv_free(rows, nrows);
+    voids_free(&reg);
 }
 
 /* The run --void names: its results.json or its folder, as a path from here. */
@@ -483,12 +387,9 @@ static int record_void(const char *dir, const run_list *runs, const char *file, 
         fprintf(stderr, "board: --void needs --why \"...\": the reason is shown in the gradebook\n");
         return 2;
     }
-    char path[4200], when[32];
+    char path[4200];
     pathf(path, sizeof path, "%s/voids.csv", dir);
-    time_t now = time(NULL);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *row[] = {r->run_key, why, when};
-    if (tl_csv_append(path, void_columns, row, 3) != 0) {
+    if (voids_record(path, r->run_key, why) != 0) {
         fprintf(stderr, "board: cannot write %s\n", path);
         return 2;
     }
@@ -498,7 +399,8 @@ static int record_void(const char *dir, const run_list *runs, const char *file, 
 
 /* Each gradebook row of a voided run says so: "void" among its flags and the
  * reason after it ("void: REASON" in the flags column), rewritten whole. The
- * batch writes its gradebook anew from results.json, so this runs each time. */
+ * batch's gradebook writer reads the register too (voids.h), so its next
+ * gradebook says it as well; this marks the gradebooks a void is new to. */
 static void mark_voids_in_gradebooks(const char *dir, const run_list *runs)
 {
     char pattern[4200];
@@ -514,8 +416,8 @@ static void mark_voids_in_gradebooks(const char *dir, const run_list *runs)
         int nrows;
         if (csv_read(book, &rows, &nrows) != 0 || nrows == 0)
             continue;
-        int cs = column_of(&rows[0], "student"), cl = column_of(&rows[0], "lab"), cf = column_of(&rows[0], "flags"),
-            cr = column_of(&rows[0], "results");
+        int cs = csv_column(&rows[0], "student"), cl = csv_column(&rows[0], "lab"), cf = csv_column(&rows[0], "flags"),
+            cr = csv_column(&rows[0], "results");
         int changed = 0;
         for (int k = 1; cs >= 0 && cl >= 0 && cf >= 0 && cr >= 0 && k < nrows; k++) {
             csv_row *row = &rows[k];
@@ -531,11 +433,10 @@ static void mark_voids_in_gradebooks(const char *dir, const run_list *runs)
                 pathf(layout, sizeof layout, "%s/%s/%s/results.json", rel_dir, r->student, r->lab);
                 if (strcmp(layout, r->results) && strcmp(row->fields[cr], r->results))
                     continue;
-                if (strstr(row->fields[cf], "void"))
-                    break;
                 char flags[2048];
-                snprintf(flags, sizeof flags, "%s%svoid: %s", row->fields[cf], row->fields[cf][0] ? " " : "",
-                         r->void_why);
+                void_flags(flags, sizeof flags, row->fields[cf], r->void_why);
+                if (!strcmp(flags, row->fields[cf]))
+                    break;
                 free(row->fields[cf]);
                 row->fields[cf] = strdup(flags);
                 changed = 1;
@@ -871,7 +772,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: board GRADEBOOK_DIR [--out DIR] [--lab labN]...\n"
             "       board GRADEBOOK_DIR --void RESULTS.json --why TEXT\n"
-            "       board GRADEBOOK_DIR --plan-rerun --gpu MODEL --rounds N --seed S [--lab labN]...\n"
+            "       board GRADEBOOK_DIR --plan-rerun --gpu MODEL --rounds N --seed S1,...,SN [--lab labN]...\n"
             "       board --check-leaderboard FILE...\n");
 }
 
@@ -944,8 +845,8 @@ int main(int argc, char **argv)
     pseudonym *names = assign_names(&runs, key, &nnames);
     board *boards = build_boards(&runs, names, nnames, &nb);
     if (plan) {
-        if (!gpu || !gpu[0] || !seed || rounds < 1) {
-            fprintf(stderr, "board: --plan-rerun needs --gpu MODEL, --seed S and --rounds N (N >= 1)\n");
+        if (!gpu || !gpu[0] || !seed || rounds < 1 || rounds > 64) {
+            fprintf(stderr, "board: --plan-rerun needs --gpu MODEL, --seed S1,...,SN and --rounds N (1 to 64)\n");
             return 2;
         }
         return rerun_plan(dir, boards, nb, gpu, rounds, seed);

@@ -3,12 +3,14 @@
  * gradebooks and decides who is on which board and in what order; names.c
  * gives each student a pseudonym; page.c writes the board as HTML, CSV and
  * Gradescope leaderboard entries; rerun.c plans the deadline re-run and
- * merges its rounds. Internal to the board.
+ * merges its rounds; voids.c keeps the void register (shared with the
+ * batch's gradebook writer) and reads CSV. Internal to the board.
  */
 #ifndef TILELAB_BOARD_H
 #define TILELAB_BOARD_H
 
 #include "json.h"
+#include "voids.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -26,6 +28,8 @@ typedef struct {
     int order;                /* history order: gradebooks by folder name, then rows */
     int readable, graded;
     int clean;                /* passed every hidden test: graded, no flag, tests.json clean */
+    int could_not_grade;      /* not graded for no reason of the file's own (no GPU or nvcc
+                                 then): a batch run again grades it again */
     int measured;             /* a fraction of copy or of cuBLAS */
     int matmul;               /* fraction of cuBLAS, speed in GFLOP/s */
     double fraction, noise, speed;
@@ -89,8 +93,9 @@ int check_leaderboard(const tl_json *lb, char *err, size_t errlen);
 
 /* ---- rerun.c ------------------------------------------------------------- */
 
-/* The re-run's plan: its rounds' class folders under DIR/rerun, interleaved. */
-int rerun_plan(const char *dir, board *boards, int nboards, const char *gpu, int rounds, const char *seed);
+/* The re-run's plan: its rounds' class folders under DIR/rerun, interleaved;
+ * `seeds` "S1,S2,...", one per round, kept in DIR/rerun/seed a line each. */
+int rerun_plan(const char *dir, board *boards, int nboards, const char *gpu, int rounds, const char *seeds);
 /* When DIR/rerun holds a plan and its rounds' results: the pinned GPU's
  * boards take the re-run's figures (median of the rounds, their spread as
  * noise) and lose whoever did not pass every round. 0 when there is none. */
@@ -108,10 +113,6 @@ void rank_board(board *b);
 
 /* The GPU model of an extra_data.gpu text: up to " (". */
 void gpu_model(const char *device, char *out, size_t len);
-/* Reads the CSV file's rows (RFC 4180) as fields; the caller frees with csv_free. */
-typedef struct { char **fields; int n; } csv_row;
-int csv_read(const char *path, csv_row **rows, int *nrows);
-void csv_free(csv_row *rows, int nrows);
 /* Sorting of numbers for medians. */
 double median(double *v, int n);
 

@@ -1,21 +1,26 @@
 /*
  * rerun.c — the deadline re-run. The plan: every student on a board has the
- * file of their best run graded again, on one pinned GPU model, with a fresh
- * secret seed, in several rounds; each round is a class folder for the batch
- * grader (tools/board/board runs `./grade --batch` on each), its students in
- * an order rotated from round to round, so that no student is always graded
- * first or last (interleaved: every student once per round, never one
- * student's rounds back to back). The merge: a student stays on the pinned
- * GPU's board only when every round passed every hidden test on that GPU;
- * their result is the rounds' median, their noise the larger of the runs'
- * own noise and half the rounds' spread.
+ * file of their best run graded again, on one pinned GPU model, in several
+ * rounds, each with a fresh secret seed of its own; each round is a class
+ * folder for the batch grader (tools/board/board runs `./grade --batch` on
+ * each), its students in an order rotated from round to round, so that no
+ * student is always graded first or last (interleaved: every student once per
+ * round, never one student's rounds back to back). The merge: a student stays
+ * on the pinned GPU's board only when every round passed every hidden test on
+ * that GPU; their result is the rounds' median, their noise the larger of the
+ * runs' own noise and half the rounds' spread. A run the re-run could not
+ * grade (no GPU or nvcc where it ran) is no failure of the student's: that
+ * board keeps the submitted order until a further --rerun has graded it
+ * (tools/board/board finishes a planned re-run).
  *
  *   DIR/rerun/plan.tsv     # gpu MODEL / # rounds N, then a line per file and
  *                          round: round, position, folder, student, lab, source
- *   DIR/rerun/seed         the fresh seed (private until the board is out)
+ *   DIR/rerun/seed         the rounds' fresh seeds, round R's on line R (private
+ *                          until the board is out; none is the class's)
  *   DIR/rerun/round-R/class/NNN-<student>/<lab>.cu    what round R grades
  *   DIR/rerun/round-R/out/                           the batch's results
- *   DIR/rerun/merged.csv   per student and lab: the rounds' fractions, median
+ *   DIR/rerun/merged.csv   per student and lab: the rounds' fractions, median,
+ *                          and how many runs could not be graded
  */
 #include "board.h"
 #include "csv.h"
@@ -67,8 +72,23 @@ static int by_student_lab(const void *a, const void *b)
     return c ? c : strcmp(x->lab, y->lab);
 }
 
-int rerun_plan(const char *dir, board *boards, int nb, const char *gpu, int rounds, const char *seed)
+int rerun_plan(const char *dir, board *boards, int nb, const char *gpu, int rounds, const char *seeds)
 {
+    /* One seed a round, "S1,S2,...": whole numbers, as ./grade --seed takes them. */
+    int nseeds = 1;
+    for (const char *c = seeds; *c; c++) {
+        if (*c == ',')
+            nseeds++;
+        else if (*c < '0' || *c > '9') {
+            fprintf(stderr, "board: --seed takes one whole number per round, between commas, not '%s'\n", seeds);
+            return 2;
+        }
+    }
+    if (nseeds != rounds || !seeds[0] || seeds[0] == ',' || strstr(seeds, ",,") || seeds[strlen(seeds) - 1] == ',') {
+        fprintf(stderr, "board: --seed '%s' is not %d seed%s, one per round, between commas\n", seeds, rounds,
+                rounds == 1 ? "" : "s");
+        return 2;
+    }
     char root[4200], path[4400];
     pathf(root, sizeof root, "%s/rerun", dir);
     pathf(path, sizeof path, "%s/plan.tsv", root);
@@ -160,7 +180,12 @@ int rerun_plan(const char *dir, board *boards, int nb, const char *gpu, int roun
                 missing / rounds == 1 ? "" : "s");
     pathf(path, sizeof path, "%s/seed", root);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || write(fd, seed, strlen(seed)) < 0 || write(fd, "\n", 1) < 0) {
+    char lines[4096];
+    snprintf(lines, sizeof lines, "%s\n", seeds);
+    for (char *c = lines; *c; c++)
+        if (*c == ',')
+            *c = '\n';
+    if (fd < 0 || write(fd, lines, strlen(lines)) != (ssize_t)strlen(lines)) {
         fprintf(stderr, "board: cannot write %s\n", path);
         return 2;
     }
@@ -178,7 +203,16 @@ typedef struct {
     char student[256], lab[32];
     double fraction[64], noise[64];
     int rounds, passed;
+    int missing;              /* runs the re-run could not grade (no GPU or nvcc), or without results */
+    char why_missing[4800];   /* the first such run's results.json, and why */
 } merged;
+
+/* A planned run the re-run has not graded on the pinned model: counted neither as passed nor as failed. */
+static void missing_run(merged *x, const char *results, const char *why)
+{
+    if (!x->missing++)
+        snprintf(x->why_missing, sizeof x->why_missing, "%s: %s", results, why);
+}
 
 int rerun_apply(const char *dir, board *boards, int nb)
 {
@@ -189,7 +223,7 @@ int rerun_apply(const char *dir, board *boards, int nb)
     if (!plan)
         return 0;
     char line[8192], gpu[256] = "";
-    int rounds = 0, nm = 0, cap = 16, ran = 0, done = 0;
+    int rounds = 0, nm = 0, cap = 16, done = 0;
     unsigned long long done_mask = 0;
     merged *m = calloc(cap, sizeof *m);
     while (fgets(line, sizeof line, plan)) {
@@ -239,21 +273,27 @@ int rerun_apply(const char *dir, board *boards, int nb)
         pathf(r.results, sizeof r.results, "%s/results.json", run_dir);
         snprintf(r.lab, sizeof r.lab, "%s", f[4]);
         x->rounds++;
-        if (access(r.results, R_OK) != 0)
+        if (access(r.results, R_OK) != 0) {
+            missing_run(x, r.results, "not written");
             continue;
-        ran++;
+        }
         read_run(&r, run_dir);
         tl_json_free(r.leaderboard);
-        /* Passed on the pinned model only: a round that ran elsewhere does not count. */
-        if (r.clean && r.measured && !strcmp(r.gpu, gpu) && x->passed < 64) {
+        /* A run that could not be graded (no GPU or nvcc where it ran, the
+         * kit's fault) is no failure of the student's: it is missing, and the
+         * next --rerun grades it again (the batch retries such runs). Passed:
+         * on the pinned model only; a run on another model is not counted. */
+        if (r.could_not_grade) {
+            missing_run(x, r.results, "could not grade, not the file's fault (its grade.log says why)");
+        } else if (r.clean && r.measured && !strcmp(r.gpu, gpu) && x->passed < 64) {
             x->fraction[x->passed] = r.fraction;
             x->noise[x->passed++] = r.noise;
         } else if (r.measured && strcmp(r.gpu, gpu)) {
             fprintf(stderr, "board: %s ran on %s, not the pinned %s: not counted\n", r.results, r.gpu, gpu);
-        }
+        }   /* else graded, and it failed a hidden test, a check, or its measurement */
     }
     fclose(plan);
-    if (ran == 0 || done == 0) {
+    if (done == 0) {
         printf("board: a re-run is planned in %s but none of its rounds has finished: the boards are the "
                "submitted runs'\n", root);
         free(m);
@@ -264,9 +304,10 @@ int rerun_apply(const char *dir, board *boards, int nb)
     /* The instructor's record (names: private, like the gradebook). */
     pathf(path, sizeof path, "%s/merged.csv", root);
     FILE *out = fopen(path, "w");
-    static const char *const header[] = {"student", "lab", "rounds", "passed", "fraction", "noise", "fractions"};
+    static const char *const header[] = {"student", "lab", "rounds", "passed", "fraction", "noise", "fractions",
+                                         "not_graded"};
     if (out)
-        tl_csv_row(out, header, 7);
+        tl_csv_row(out, header, 8);
     for (int i = 0; i < nm; i++) {
         merged *x = &m[i];
         double sorted[64], noises[64];
@@ -277,9 +318,10 @@ int rerun_apply(const char *dir, board *boards, int nb)
             noise = (sorted[x->passed - 1] - sorted[0]) / (2 * med);
         x->fraction[0] = med;   /* kept for the boards below */
         x->noise[0] = noise;
-        char rs[16], ps[16], fs[32], ns[32], list[1024] = "";
+        char rs[16], ps[16], fs[32], ns[32], list[1024] = "", ms[16];
         snprintf(rs, sizeof rs, "%d", x->rounds);
         snprintf(ps, sizeof ps, "%d", x->passed);
+        snprintf(ms, sizeof ms, "%d", x->missing);
         fs[0] = ns[0] = '\0';
         if (x->passed == x->rounds) {
             snprintf(fs, sizeof fs, "%.4f", med);
@@ -287,18 +329,40 @@ int rerun_apply(const char *dir, board *boards, int nb)
         }
         for (int k = 0; k < x->passed; k++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.4f", k ? " " : "", sorted[k]);
-        const char *row[7] = {x->student, x->lab, rs, ps, fs, ns, list};
+        const char *row[8] = {x->student, x->lab, rs, ps, fs, ns, list, ms};
         if (out)
-            tl_csv_row(out, row, 7);
+            tl_csv_row(out, row, 8);
     }
     if (out)
         fclose(out);
 
-    /* The pinned model's boards: the re-run's figures, whoever passed every round. */
+    /* The pinned model's boards: the re-run's figures, whoever passed every
+     * round. Only once every run of theirs was graded: while the re-run could
+     * not grade some (no GPU where they ran, say), whoever failed no round
+     * would be ordered on fewer rounds than the rest, or left out for the
+     * machine's fault; the board stays the submitted runs' until they are. */
     for (int k = 0; k < nb; k++) {
         board *b = &boards[k];
         if (strcmp(b->gpu, gpu))
             continue;
+        int missing = 0, runs = 0;
+        const merged *example = NULL;
+        for (int i = 0; i < nm; i++) {
+            if (strcmp(m[i].lab, b->lab))
+                continue;
+            runs += m[i].rounds;
+            if (m[i].passed + m[i].missing < m[i].rounds)
+                continue;   /* failed a round: off the board, whatever else is missing */
+            missing += m[i].missing;
+            if (m[i].missing && !example)
+                example = &m[i];
+        }
+        if (missing) {
+            printf("board: %s on %s: the re-run could not grade %d of its %d runs (e.g. %s); the board stays the "
+                   "submitted runs' until it has: ./grade --board %s --rerun --gpu '%s' (with --slurm if the rounds "
+                   "ran there) grades them again\n", b->lab, b->gpu, missing, runs, example->why_missing, dir, gpu);
+            continue;
+        }
         int kept = 0, dropped = 0;
         entry *now = calloc(nm + b->n + 1, sizeof *now);
         for (int i = 0; i < nm; i++) {
