@@ -66,7 +66,7 @@ $(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h kit/guard.h cp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h kit/lab_launches.h | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h kit/lab_launches.h $(LAUNCH_TABLE) | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
@@ -114,7 +114,7 @@ $(CPU_KIT)/contrast/%/worker: $(CPU_KIT)/contrast/%/worker.so $(CPU_KIT)/worker
 	$(Q)cp -f $(CPU_KIT)/worker $@
 
 # The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@

@@ -566,7 +566,7 @@ static void branches_run(branch_record *r, const char *worker)
     tl_fill_seeded(B, (size_t)s.k * s.n, case_seed ^ 0x5EEDB);
     tl_sparse_make_b(B, s.k, s.n, TL_SPARSE_BLOCKS, BRANCH_DENSITY, case_seed ^ 0x5BA55E);
     tl_sparse_encode(B, s.k, s.n, in + (size_t)s.m * s.k);
-    reply w = run_worker(TLC_MATMUL_SPARSE, s.m, s.n, s.k, TLC_TRACE_BRANCHES, 0, in, n_in, n_out);
+    reply w = run_worker(TL_OP_SPARSE, s.m, s.n, s.k, TLC_TRACE_BRANCHES, 0, in, n_in, n_out);
     memcpy(worker_abs, saved, sizeof saved);
     if (w.timed_out)
         snprintf(r->why, sizeof r->why, "still running after %.0f s", timeout_s);
@@ -741,16 +741,17 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     uint32_t n_in, n_out;
     int cols = 1;   /* the output's row length, for the first mismatch's place */
     switch (op) {
-    case TLC_TRANSPOSE: n_in = n_out = (uint32_t)a * b; cols = a; break;
-    case TLC_MATMUL: case TLC_MATMUL_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; cols = b; break;
-    case TLC_MATMUL_SPARSE: n_in = (uint32_t)a * c + (uint32_t)tl_sparse_encoded_floats(c, b); n_out = (uint32_t)a * b; cols = b; break;
-    case TLC_BLOCK_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
-    case TLC_TRANSPOSE_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
+    case TL_OP_TRANSPOSE: n_in = n_out = (uint32_t)a * b; cols = a; break;
+    case TL_OP_MATMUL: case TL_OP_DBUF: n_in = (uint32_t)a * c + (uint32_t)c * b; n_out = (uint32_t)a * b; cols = b; break;
+    case TL_OP_SPARSE: n_in = (uint32_t)a * c + (uint32_t)tl_sparse_encoded_floats(c, b); n_out = (uint32_t)a * b; cols = b; break;
+    case TL_OP_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
+    case TL_OP_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
     default: n_in = n_out = a; cols = a; break;
     }
     float *in = malloc(((size_t)n_in + 1) * sizeof(float));
-    uint64_t case_seed = seed ^ ((uint64_t)op << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b;
-    if (op == TLC_MATMUL_SPARSE) {   /* A, then B drawn and encoded as the GPU's tests do (sparse_case.cu) */
+    /* op + 1: the inputs drawn before the ops were launches.h's (numbered from 1). */
+    uint64_t case_seed = seed ^ ((uint64_t)(op + 1) << 40) ^ ((uint64_t)a << 20) ^ (uint64_t)b;
+    if (op == TL_OP_SPARSE) {   /* A, then B drawn and encoded as the GPU's tests do (sparse_case.cu) */
         free(sparse_b);
         sparse_b = malloc(((size_t)c * b + 1) * sizeof(float));
         tl_fill_seeded(in, (size_t)a * c, case_seed);
@@ -760,7 +761,7 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     } else {
         tl_fill_seeded(in, n_in, case_seed);
     }
-    if (nan_inf && (op == TLC_MATMUL || op == TLC_MATMUL_DBUF)) {
+    if (nan_inf && (op == TL_OP_MATMUL || op == TL_OP_DBUF)) {
         uint64_t r = tl_splitmix64(seed);
         in[r % ((uint64_t)a * c)] = NAN;
         in[(uint64_t)a * c + (r >> 32) % ((uint64_t)c * b)] = INFINITY;
@@ -835,26 +836,26 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);
     } else {
         double *want = calloc((size_t)n_out + 1, sizeof(double)), *bound = calloc((size_t)n_out + 1, sizeof(double));
-        if (op == TLC_TRANSPOSE || op == TLC_TRANSPOSE_INPLACE) {
-            int R = op == TLC_TRANSPOSE ? a : (int)a, C = op == TLC_TRANSPOSE ? b : a;
+        if (op == TL_OP_TRANSPOSE || op == TL_OP_INPLACE) {
+            int R = op == TL_OP_TRANSPOSE ? a : (int)a, C = op == TL_OP_TRANSPOSE ? b : a;
             for (int i = 0; i < R; i++)
                 for (int j = 0; j < C; j++)
                     want[(size_t)j * R + i] = in[(size_t)i * C + j];
-        } else if (op == TLC_MATMUL || op == TLC_MATMUL_DBUF) {
+        } else if (op == TL_OP_MATMUL || op == TL_OP_DBUF) {
             free(want);
             want = ref_matmul(in, in + (size_t)a * c, a, b, c, bound);
-        } else if (op == TLC_MATMUL_SPARSE) {
+        } else if (op == TL_OP_SPARSE) {
             free(want);
             want = ref_matmul(in, sparse_b, a, b, c, bound);
-        } else if (op == TLC_REVERSE_BLOCKS) {
+        } else if (op == TL_OP_REVERSE) {
             for (int i = 0; i < a; i++) {
                 int chunk = i / CHUNK * CHUNK, len = a - chunk < CHUNK ? a - chunk : CHUNK;
                 want[i] = in[chunk + len - 1 - (i - chunk)];
             }
-        } else if (op == TLC_PAIR_SUMS) {
+        } else if (op == TL_OP_PAIRS) {
             for (int i = 0; i < a; i++)
                 want[i] = (float)(in[i] + (i + 1 < a ? in[i + 1] : 0.0f));
-        } else if (op == TLC_BLOCK_SUMS) {
+        } else if (op == TL_OP_SUMS) {
             for (uint32_t k = 0; k < n_out; k++) {
                 double s = 0, m = 0;
                 for (int i = k * CHUNK; i < a && i < (int)(k + 1) * CHUNK; i++)
@@ -863,7 +864,7 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
                 bound[k] = 2.0 * CHUNK * FLT_EPSILON * m + FLT_MIN;
             }
         }
-        ok = compare(want, bound, w.out, n_out, cols, op != TLC_TRANSPOSE_INPLACE, r->message, sizeof r->message);
+        ok = compare(want, bound, w.out, n_out, cols, op != TL_OP_INPLACE, r->message, sizeof r->message);
         if (!ok)
             snprintf(r->verdict, sizeof r->verdict, "wrong");
         free(want);
@@ -1285,56 +1286,56 @@ int main(int argc, char **argv)
         if (nshapes) {
             for (int i = 0; i < nshapes; i++) {
                 s = shape_rc[i];
-                CASE(TLC_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
+                CASE(TL_OP_TRANSPOSE, s.rows, s.cols, 0, 0, "%dx%d", s.rows, s.cols);
             }
         } else {
             static const tl_shape visible[] = {{1, 1}, {2, 3}, {31, 33}, {1, 1024}, {1024, 1}, {61, 67}, {257, 131}, {1000, 1500}};
             for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
-                CASE(TLC_TRANSPOSE, visible[i].rows, visible[i].cols, 0, 0, "%dx%d", visible[i].rows, visible[i].cols);
+                CASE(TL_OP_TRANSPOSE, visible[i].rows, visible[i].cols, 0, 0, "%dx%d", visible[i].rows, visible[i].cols);
         }
         if (counters_shape && tl_parse_shape(counters_shape, &c)) { usage(stderr); return 2; }
         if (!no_counters) {
             snprintf(cshape, sizeof cshape, "%dx%d", c.rows, c.cols);
-            CASE(TLC_TRANSPOSE, c.rows, c.cols, 0, 1, "%s (counters)", cshape);
+            CASE(TL_OP_TRANSPOSE, c.rows, c.cols, 0, 1, "%s (counters)", cshape);
         }
     } else if (!strcmp(kind, "matmul")) {
         tl_mm_shape s, c = {256, 256, 256};
         if (nshapes) {
             for (int i = 0; i < nshapes; i++) {
                 s = shape_mm[i];
-                CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "%dx%dx%d", s.m, s.k, s.n);
+                CASE(TL_OP_MATMUL, s.m, s.n, s.k, 0, "%dx%dx%d", s.m, s.k, s.n);
             }
         } else {
             static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
             for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
-                CASE(TLC_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "%dx%dx%d", visible[i].m, visible[i].k, visible[i].n);
+                CASE(TL_OP_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "%dx%dx%d", visible[i].m, visible[i].k, visible[i].n);
         }
         if (counters_shape && tl_parse_mm_shape(counters_shape, &c)) { usage(stderr); return 2; }
         if (!no_counters) {
             snprintf(cshape, sizeof cshape, "%dx%dx%d", c.m, c.k, c.n);
-            CASE(TLC_MATMUL, c.m, c.n, c.k, 1, "%s (counters)", cshape);
+            CASE(TL_OP_MATMUL, c.m, c.n, c.k, 1, "%s (counters)", cshape);
         }
     } else if (!strcmp(kind, "supersteps") && unit) {   /* one kernel: the rubric's unit names */
         int n = n_only ? n_only : 1000;
         tl_mm_shape s = nshapes && dbuf ? shape_mm[0] : (tl_mm_shape){64, 64, 64};
-        if (!strcmp(unit, "reverse")) CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
-        else if (!strcmp(unit, "sums")) CASE(TLC_BLOCK_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
-        else if (!strcmp(unit, "pairs")) CASE(TLC_PAIR_SUMS, n, 0, 0, 0, "pair_sums n=%d", n);
-        else if (!strcmp(unit, "inplace")) CASE(TLC_TRANSPOSE_INPLACE, n, 0, 0, 0, "transpose_inplace %dx%d", n, n);
-        else if (!strcmp(unit, "dbuf")) CASE(TLC_MATMUL_DBUF, s.m, s.n, s.k, 0, "matmul_dbuf %dx%dx%d", s.m, s.k, s.n);
+        if (!strcmp(unit, "reverse")) CASE(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
+        else if (!strcmp(unit, "sums")) CASE(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
+        else if (!strcmp(unit, "pairs")) CASE(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);
+        else if (!strcmp(unit, "inplace")) CASE(TL_OP_INPLACE, n, 0, 0, 0, "transpose_inplace %dx%d", n, n);
+        else if (!strcmp(unit, "dbuf")) CASE(TL_OP_DBUF, s.m, s.n, s.k, 0, "matmul_dbuf %dx%dx%d", s.m, s.k, s.n);
         else { fprintf(stderr, "cpu-check: unknown unit '%s' (reverse, sums, pairs, inplace or dbuf)\n", unit); return 2; }
     } else if (!strcmp(kind, "supersteps")) {
         int n = n_only ? n_only : 1000;
-        CASE(TLC_REVERSE_BLOCKS, n, 0, 0, 0, "reverse_blocks n=%d", n);
-        CASE(TLC_BLOCK_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
-        CASE(TLC_PAIR_SUMS, n, 0, 0, 0, "pair_sums n=%d", n);
+        CASE(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
+        CASE(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
+        CASE(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);
         if (!n_only)
-            CASE(TLC_PAIR_SUMS, 20000, 0, 0, 0, "pair_sums n=%d", 20000);
-        CASE(TLC_TRANSPOSE_INPLACE, 1, 0, 0, 0, "transpose_inplace %dx%d", 1, 1);
-        CASE(TLC_TRANSPOSE_INPLACE, 61, 0, 0, 0, "transpose_inplace %dx%d", 61, 61);
-        CASE(TLC_TRANSPOSE_INPLACE, 96, 0, 0, 0, "transpose_inplace %dx%d", 96, 96);
-        CASE(TLC_MATMUL_DBUF, 31, 35, 33, 0, "matmul_dbuf %dx%dx%d", 31, 33, 35);
-        CASE(TLC_MATMUL_DBUF, 64, 64, 64, 0, "matmul_dbuf %dx%dx%d", 64, 64, 64);
+            CASE(TL_OP_PAIRS, 20000, 0, 0, 0, "pair_sums n=%d", 20000);
+        CASE(TL_OP_INPLACE, 1, 0, 0, 0, "transpose_inplace %dx%d", 1, 1);
+        CASE(TL_OP_INPLACE, 61, 0, 0, 0, "transpose_inplace %dx%d", 61, 61);
+        CASE(TL_OP_INPLACE, 96, 0, 0, 0, "transpose_inplace %dx%d", 96, 96);
+        CASE(TL_OP_DBUF, 31, 35, 33, 0, "matmul_dbuf %dx%dx%d", 31, 33, 35);
+        CASE(TL_OP_DBUF, 64, 64, 64, 0, "matmul_dbuf %dx%dx%d", 64, 64, 64);
     } else if (!strcmp(kind, "sparse")) {   /* lab 7: two kernels, the rubric's units dense and sparse */
         static const char *const zeros[] = {"no zeros", "all zero", "zero K-blocks", "zero values", "changing along K"};
         tl_mm_shape s;
@@ -1356,16 +1357,16 @@ int main(int argc, char **argv)
                 dense = !u || !strcmp(u, "dense"), sparse = !u || !strcmp(u, "sparse");
                 s = shape_mm[i];
                 if (dense)
-                    CASE(TLC_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
+                    CASE(TL_OP_MATMUL, s.m, s.n, s.k, 0, "dense %dx%dx%d", s.m, s.k, s.n);
                 if (sparse)
-                    CASE(TLC_MATMUL_SPARSE, s.m, s.n, s.k, 0, "sparse %dx%dx%d (B %s%s)", s.m, s.k, s.n,
+                    CASE(TL_OP_SPARSE, s.m, s.n, s.k, 0, "sparse %dx%dx%d (B %s%s)", s.m, s.k, s.n,
                          zeros[sparsity], dens);
             }
         } else {
             static const tl_mm_shape visible[] = {{1, 1, 1}, {31, 35, 33}, {64, 64, 64}, {61, 130, 67}};
             if (dense)
                 for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
-                    CASE(TLC_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "dense %dx%dx%d", visible[i].m,
+                    CASE(TL_OP_MATMUL, visible[i].m, visible[i].n, visible[i].k, 0, "dense %dx%dx%d", visible[i].m,
                          visible[i].k, visible[i].n);
             /* Every kind of zeros once, on shapes with partial tiles and a K tail. */
             static const struct { tl_mm_shape s; tl_sparsity z; double d; } cases[] = {
@@ -1375,7 +1376,7 @@ int main(int argc, char **argv)
             if (sparse)
                 for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
                     sparsity = cases[i].z, density = cases[i].d;
-                    CASE(TLC_MATMUL_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
+                    CASE(TL_OP_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
                          cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
                 }
         }

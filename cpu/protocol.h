@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "guard.h"   /* TL_POISON */
+#include "launches.h"
 
 /* The output's fill before a launch: the GPU judges' own, a signalling NaN
  * (kit/guard.h). x86's arithmetic quiets a signalling NaN, so only an element
@@ -25,17 +26,11 @@
  * on it (so a result computed from it still says where it came from). */
 #define TLC_UNWRITTEN_SHARED 0x7fc0deadu
 
-enum tlc_op {
-    TLC_TRANSPOSE = 1,     /* a rows, b cols: in rows*cols -> out cols*rows */
-    TLC_MATMUL,            /* a M, b N, c K: in A (M*K) then B (K*N) -> out M*N */
-    TLC_REVERSE_BLOCKS,    /* a n: in n -> out n */
-    TLC_BLOCK_SUMS,        /* a n: in n -> out ceil(n / TL_CHUNK) */
-    TLC_PAIR_SUMS,         /* a n: in n -> out n */
-    TLC_TRANSPOSE_INPLACE, /* a n: in n*n -> out n*n, one buffer */
-    TLC_MATMUL_DBUF,       /* as TLC_MATMUL */
-    TLC_MATMUL_SPARSE      /* a M, b N, c K: in A (M*K) then Bt and its patterns as the kit encodes them
-                              (tl_sparse_encoded_floats(K, N) floats, sparse_case.h) -> out M*N */
-};
+/* The request's op is a tl_worker_op (launches.h): the same numbers as the
+ * GPU's workers. a, b, c are the launch's ints (its `wire`); the inputs come
+ * one after another and the worker splits them as the launch's `cpu` layout
+ * says. Lab 7's Bt comes with its patterns as the kit encodes them
+ * (tl_sparse_encoded_floats(K, N) floats, sparse_case.h). */
 
 enum { TLC_COUNT_ACCESSES = 1, TLC_TRACE_BRANCHES = 2 };
 

@@ -23,7 +23,6 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "lab_launches.h"
-#include "tilelab.h"   /* TL_SPARSE_BT_FLOATS: where lab 7's patterns start */
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -166,11 +165,12 @@ int main(void)
     tlc_start();
 
     float *d_in = NULL, *d_out = NULL, *d_bt = NULL;
-    int inplace = q.op == TLC_TRANSPOSE_INPLACE;
-    /* Lab 7: A, and Bt with its patterns, each in an allocation of its own, as
-     * the GPU's tests have them (Bt's rows start on 32 bytes; reading past A is
-     * out of bounds). */
-    size_t n_first = q.op == TLC_MATMUL_SPARSE && (size_t)q.a * q.c < q.n_in ? (size_t)q.a * q.c : q.n_in;
+    tl_cpu_layout layout = q.op >= 0 && q.op < TL_OP_COUNT ? tl_cpu_layouts[q.op] : TL_CPU_ONE_IN;
+    int inplace = layout == TL_CPU_INPLACE;
+    /* TL_CPU_TWO_ALLOCS (lab 7): A, and Bt with its patterns, each in an
+     * allocation of its own, as the GPU's tests have them (Bt's rows start on
+     * 32 bytes; reading past A is out of bounds). */
+    size_t n_first = layout == TL_CPU_TWO_ALLOCS && (size_t)q.a * q.c < q.n_in ? (size_t)q.a * q.c : q.n_in;
     if (cudaMalloc((void **)&d_in, (n_first + !n_first) * sizeof(float)) ||
         (n_first < q.n_in && cudaMalloc((void **)&d_bt, (q.n_in - n_first) * sizeof(float))) ||
         (!inplace && cudaMalloc((void **)&d_out, ((size_t)q.n_out + !q.n_out) * sizeof(float)))) {
@@ -214,47 +214,20 @@ int main(void)
         return 2;
     }
 
-    int missing = 0;
-    const float *A = d_in;
-    switch (q.op) {
-    case TLC_TRANSPOSE:
-        if (!(missing = !lab.transpose))
-            lab.transpose(d_in, d_out, q.a, q.b);
-        break;
-    case TLC_MATMUL:
-        if (!(missing = !lab.matmul))
-            lab.matmul(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
-        break;
-    case TLC_MATMUL_DBUF:
-        if (!(missing = !lab.matmul_dbuf))
-            lab.matmul_dbuf(A, A + (size_t)q.a * q.c, d_out, q.a, q.b, q.c);
-        break;
-    /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same
-     * buffer, found as the GPU's worker finds them (grader/worker.cu). */
-    case TLC_MATMUL_SPARSE:
-        if (!(missing = !lab.matmul_sparse || !d_bt))
-            lab.matmul_sparse(A, d_bt, (const unsigned char *)(d_bt + TL_SPARSE_BT_FLOATS(q.c, q.b)), d_out, q.a,
-                                 q.b, q.c);
-        break;
-    case TLC_REVERSE_BLOCKS:
-        if (!(missing = !lab.reverse_blocks))
-            lab.reverse_blocks(d_in, d_out, q.a);
-        break;
-    case TLC_BLOCK_SUMS:
-        if (!(missing = !lab.block_sums))
-            lab.block_sums(d_in, d_out, q.a);
-        break;
-    case TLC_PAIR_SUMS:
-        if (!(missing = !lab.pair_sums))
-            lab.pair_sums(d_in, d_out, q.a);
-        break;
-    case TLC_TRANSPOSE_INPLACE:
-        if (!(missing = !lab.transpose_inplace))
-            lab.transpose_inplace(d_in, q.a);
-        break;
-    default:
-        missing = 1;
-    }
+    /* The launch's pointers as its layout says; its `call` makes the arguments. */
+    float *p[3] = {d_in, NULL, NULL};
+    int np = 1;
+    if (layout == TL_CPU_TWO_IN)
+        p[np++] = d_in + (size_t)q.a * q.c;
+    else if (layout == TL_CPU_TWO_ALLOCS)
+        p[np++] = d_bt;
+    if (!inplace)
+        p[np] = d_out;
+    const int args[3] = {q.a, q.b, q.c};
+    int missing = q.op < 0 || q.op >= TL_OP_WARM || !tl_lab_launch_defined(&lab, (unsigned)q.op) ||
+                  (layout == TL_CPU_TWO_ALLOCS && !d_bt);
+    if (!missing)
+        tl_lab_launch_call(&lab, (unsigned)q.op, p[0], p[1], p[2], args);
     cudaError_t err = cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();
     fflush(stdout);

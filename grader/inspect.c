@@ -60,6 +60,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "launches.h"
+
 enum { EXIT_CLEAN = 0, EXIT_REFUSED = 1, EXIT_CANNOT_RUN = 2 };
 
 /* ---- the allow-list: data ------------------------------------------------ */
@@ -1228,8 +1230,10 @@ static void check_source_includes(const char *src)
  * the worker calls them. Without --link-symbols, only the names that always
  * collide are refused (main, the kit's, namespace std's, operator new). */
 static const char *const allowed_definitions[] = {
-    "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums", "launch_pair_sums",
-    "launch_transpose_inplace", "launch_matmul_dbuf", "launch_matmul_sparse",
+    /* the launch functions of every kind (launches.h) */
+#define TL_LAUNCH(OP, name, params, wire, call, rule, cpu) "launch_" #name,
+#include TL_LAUNCHES
+#undef TL_LAUNCH
     /* g++'s hidden weak reference to the C++ personality routine (unwinding) */
     "DW.ref.__gxx_personality_v0",
 };

@@ -44,29 +44,18 @@ static tl_lab_launches lab;
 #ifndef TL_WORKER_LOADS_LAB
 /* A kit worker: its launch file defines some of these; the others stay NULL. */
 extern "C" {
-void launch_transpose(const float *in, float *out, int rows, int cols) __attribute__((weak));
-void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K) __attribute__((weak));
-void launch_reverse_blocks(const float *in, float *out, int n) __attribute__((weak));
-void launch_block_sums(const float *in, float *sums, int n) __attribute__((weak));
-void launch_pair_sums(const float *in, float *out, int n) __attribute__((weak));
-void launch_transpose_inplace(float *a, int n) __attribute__((weak));
-void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K) __attribute__((weak));
-void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N,
-                          int K) __attribute__((weak));
+#define TL_LAUNCH(OP, name, params, wire, call, rule, cpu) void launch_##name params __attribute__((weak));
+#include TL_LAUNCHES
+#undef TL_LAUNCH
 /* A kit worker (cuBLAS) sets itself up here, before the sandbox. */
 void tl_worker_warmup(void) __attribute__((weak));
 }
 
 static int lab_open(char *why, size_t len)
 {
-    lab.transpose = launch_transpose;
-    lab.matmul = launch_matmul;
-    lab.reverse_blocks = launch_reverse_blocks;
-    lab.block_sums = launch_block_sums;
-    lab.pair_sums = launch_pair_sums;
-    lab.transpose_inplace = launch_transpose_inplace;
-    lab.matmul_dbuf = launch_matmul_dbuf;
-    lab.matmul_sparse = launch_matmul_sparse;
+#define TL_LAUNCH(OP, name, params, wire, call, rule, cpu) lab.name = launch_##name;
+#include TL_LAUNCHES
+#undef TL_LAUNCH
     if (tl_worker_warmup) {
         tl_worker_warmup();
         if (cudaDeviceSynchronize() != cudaSuccess) {
@@ -210,40 +199,10 @@ static float *pointer(const tl_worker_ptr *p, uint64_t rotation)
     return (float *)(buffer_base[p->buffer] + p->offset + rotation);
 }
 
-static int defined(uint32_t op)
-{
-    switch (op) {
-    case TL_OP_TRANSPOSE: return lab.transpose != NULL;
-    case TL_OP_MATMUL: return lab.matmul != NULL;
-    case TL_OP_REVERSE: return lab.reverse_blocks != NULL;
-    case TL_OP_SUMS: return lab.block_sums != NULL;
-    case TL_OP_PAIRS: return lab.pair_sums != NULL;
-    case TL_OP_INPLACE: return lab.transpose_inplace != NULL;
-    case TL_OP_DBUF: return lab.matmul_dbuf != NULL;
-    case TL_OP_SPARSE: return lab.matmul_sparse != NULL;
-    }
-    return 0;
-}
-
 static void call(const tl_worker_request *q, uint64_t rotation)
 {
-    float *p0 = pointer(&q->ptr[0], rotation), *p1 = pointer(&q->ptr[1], rotation);
-    float *p2 = pointer(&q->ptr[2], rotation);
-    const int *a = q->arg;
-    switch (q->op) {
-    case TL_OP_TRANSPOSE: lab.transpose(p0, p1, a[0], a[1]); break;
-    case TL_OP_MATMUL: lab.matmul(p0, p1, p2, a[0], a[1], a[2]); break;
-    case TL_OP_REVERSE: lab.reverse_blocks(p0, p1, a[0]); break;
-    case TL_OP_SUMS: lab.block_sums(p0, p1, a[0]); break;
-    case TL_OP_PAIRS: lab.pair_sums(p0, p1, a[0]); break;
-    case TL_OP_INPLACE: lab.transpose_inplace(p0, a[0]); break;
-    case TL_OP_DBUF: lab.matmul_dbuf(p0, p1, p2, a[0], a[1], a[2]); break;
-    /* The kit's encoding (sparse_case.h): the patterns right after Bt, in the same buffer. */
-    case TL_OP_SPARSE:
-        lab.matmul_sparse(p0, p1, (const unsigned char *)(p1 + TL_SPARSE_BT_FLOATS(a[2], a[1])), p2, a[0], a[1],
-                          a[2]);
-        break;
-    }
+    tl_lab_launch_call(&lab, q->op, pointer(&q->ptr[0], rotation), pointer(&q->ptr[1], rotation),
+                       pointer(&q->ptr[2], rotation), q->arg);
 }
 
 static void serve(const tl_worker_request *q)
@@ -254,7 +213,7 @@ static void serve(const tl_worker_request *q)
         send_reply(TL_REPLY_DONE, err, 0, 0, 0);
         return;
     }
-    if (q->op >= TL_OP_COUNT || !defined(q->op)) {
+    if (q->op >= TL_OP_COUNT || !tl_lab_launch_defined(&lab, q->op)) {
         send_reply(TL_REPLY_UNDEFINED, 0, 0, 0, 0);
         return;
     }

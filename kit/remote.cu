@@ -482,11 +482,6 @@ static int map_pointers(tl_worker *w, void *const ptrs[TL_WORKER_MAX_PTRS], tl_w
     return 0;
 }
 
-static const char *const op_names[TL_OP_COUNT] = {
-    "launch_transpose", "launch_matmul", "launch_reverse_blocks", "launch_block_sums",
-    "launch_pair_sums", "launch_transpose_inplace", "launch_matmul_dbuf", "launch_matmul_sparse",
-    "the kit's empty kernel"};
-
 /* Ask the worker to leave and give it up to `seconds`: a sanitizer or a
  * profiler wrapped around it writes its summary, and its exit status (86:
  * errors found), as the worker ends. Then its group is killed. */
@@ -604,7 +599,7 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         break;
     case TL_REPLY_UNDEFINED:
         set_message(o, TL_RUN_UNDEFINED, "%s does not define %s. Next: keep the function and its signature as "
-                    "the lab file gives them", w->name, op < TL_OP_COUNT ? op_names[op] : "the launch function");
+                    "the lab file gives them", w->name, op < TL_OP_COUNT ? tl_launch_names[op] : "the launch function");
         break;
     case TL_REPLY_FORBIDDEN: {
         char call[160];

@@ -81,43 +81,24 @@ __attribute__((constructor)) static void install(void)
     tl_case_outcome_hook = outcome_for_case;
 }
 
+/* A call whose arguments break their launch's rule (launches.h) was made
+ * wrong by a judge: a kit bug, never the lab file's. */
+static void kit_bug(const char *name, const char *rule)
+{
+    fprintf(stderr, "tilelab: kit bug: %s called without %s\n", name, rule);
+    abort();
+}
+
+/* Each launch function, as the kinds' table declares it: its rule, then the
+ * call sent on (its wire). tilelab.h's declarations must agree. */
 extern "C" {
-void launch_transpose(const float *in, float *out, int rows, int cols)
-{
-    forward(TL_OP_TRANSPOSE, in, out, NULL, rows, cols, 0);
-}
-void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
-{
-    forward(TL_OP_MATMUL, A, B, C, M, N, K);
-}
-void launch_reverse_blocks(const float *in, float *out, int n)
-{
-    forward(TL_OP_REVERSE, in, out, NULL, n, 0, 0);
-}
-void launch_block_sums(const float *in, float *sums, int n)
-{
-    forward(TL_OP_SUMS, in, sums, NULL, n, 0, 0);
-}
-void launch_pair_sums(const float *in, float *out, int n)
-{
-    forward(TL_OP_PAIRS, in, out, NULL, n, 0, 0);
-}
-void launch_transpose_inplace(float *a, int n)
-{
-    forward(TL_OP_INPLACE, a, NULL, NULL, n, 0, 0);
-}
-void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K)
-{
-    forward(TL_OP_DBUF, A, B, C, M, N, K);
-}
-/* The worker finds the patterns where the kit's encoder puts them, right
- * after Bt (sparse_case.h): a judge that passes them elsewhere is a kit bug. */
-void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
-{
-    if (pattern != (const unsigned char *)(Bt + TL_SPARSE_BT_FLOATS(K, N))) {
-        fprintf(stderr, "tilelab: kit bug: launch_matmul_sparse's patterns do not follow Bt\n");
-        abort();
+#define TL_LAUNCH(OP, name, params, wire, call, rule, cpu) \
+    void launch_##name params                              \
+    {                                                      \
+        if (!(rule))                                       \
+            kit_bug("launch_" #name, #rule);               \
+        forward(TL_OP_##OP, TL_ARGS wire);                 \
     }
-    forward(TL_OP_SPARSE, A, Bt, C, M, N, K);
-}
+#include TL_LAUNCHES
+#undef TL_LAUNCH
 }

@@ -20,23 +20,14 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "launches.h"
+
 #define TL_WORKER_MAGIC 0x746c776bu   /* "tlwk" */
 enum { TL_WORKER_REQUEST_FD = 3, TL_WORKER_REPLY_FD = 4 };
 enum { TL_WORKER_MAX_BUFFERS = 16, TL_WORKER_MAX_PTRS = 3, TL_WORKER_MAX_ARGS = 3 };
 
-/* The launch functions a lab file may define (tilelab.h), by number. */
-typedef enum {
-    TL_OP_TRANSPOSE,   /* launch_transpose(in, out, rows, cols) */
-    TL_OP_MATMUL,      /* launch_matmul(A, B, C, M, N, K) */
-    TL_OP_REVERSE,     /* launch_reverse_blocks(in, out, n) */
-    TL_OP_SUMS,        /* launch_block_sums(in, sums, n) */
-    TL_OP_PAIRS,       /* launch_pair_sums(in, out, n) */
-    TL_OP_INPLACE,     /* launch_transpose_inplace(a, n) */
-    TL_OP_DBUF,        /* launch_matmul_dbuf(A, B, C, M, N, K) */
-    TL_OP_SPARSE,      /* launch_matmul_sparse(A, Bt, pattern, C, M, N, K): pattern follows Bt (sparse_case.h) */
-    TL_OP_WARM,        /* the kit's empty kernel: makes the worker's context the GPU's current one */
-    TL_OP_COUNT
-} tl_worker_op;
+/* The launch functions a lab file may define, by number: tl_worker_op, one
+ * per line of the kinds' launches.def (launches.h). */
 
 /* Setup flags. */
 enum {

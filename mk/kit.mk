@@ -4,7 +4,7 @@
 
 KIT_CU := kit/check.cu kit/case.cu kit/device.cu kit/devbuf.cu kit/bench.cu $(wildcard $(addsuffix /*_case.cu,$(KIND_DIRS)))
 KIT_C := kit/matrix.c kit/guard.c kit/stats.c kit/json.c kit/shapes.c kit/csv.c
-KIT_HEADERS := $(wildcard kit/*.h grader/*.h $(addsuffix /*.h,$(KIND_DIRS)))
+KIT_HEADERS := $(wildcard kit/*.h grader/*.h $(addsuffix /*.h,$(KIND_DIRS))) $(LAUNCH_TABLE)
 KIT_OBJS := $(addprefix $(KIT)/,$(addsuffix .o,$(notdir $(KIT_CU) $(KIT_C))))
 vpath %.cu kit grader $(KIND_DIRS) tools/bench
 vpath %.c kit grader $(KIND_DIRS)
