@@ -120,13 +120,14 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) kit/guard.h kit
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
-# tests, with the cases run by cpu-check (cpu/hidden_cases.c). The tests'
+# tests, with the cases run by cpu-check (cpu/hidden_cases.c; a kind may keep
+# its own in kinds/KIND/KIND_cpu_cases.c, linked when it is there). The tests'
 # objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
 # The CUDA headers only declare types here: nothing of CUDA is linked.
-$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h $(LAUNCH_TABLE) $(wildcard kinds/*/*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c $(wildcard kinds/$*/$*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.

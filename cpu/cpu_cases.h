@@ -4,6 +4,7 @@
 #ifndef TILELAB_CPU_CASES_H
 #define TILELAB_CPU_CASES_H
 
+#include "case.h"
 #include "shapes.h"
 
 /* About 2048 x 2048 elements (a transpose, an in-place one, a clinic's n),
@@ -13,5 +14,11 @@ enum { TL_CPU_CAP_ELEMENTS = 2100 * 2100, TL_CPU_CAP_MULTIPLY = 1 << 25 };
 /* Each side halved, rounding up, until the case fits under the cap. */
 tl_shape tl_cpu_cap_shape(tl_shape s);
 tl_mm_shape tl_cpu_cap_mm_shape(tl_mm_shape s);
+
+/* One run of CPU mode's check (cpu-check, beside the program) on the student's
+ * worker, for the kind being built (TL_CPU_KIND), with ARGS (NULL-ended) after
+ * the common options; SHAPE names the case in messages. A kind's own CPU-mode
+ * cases, kinds/KIND/KIND_cpu_cases.c (cpu/cpu.mk links it), call it. */
+tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *const *args);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cpu_cases.h"
 #include "hidden.h"
 #include "json.h"
+#include "launches.h"
 #include "matmul_case.h"
 #include "remote.h"
 #include "sparse_case.h"
@@ -40,19 +41,17 @@
 void tl_set_cuda_error_handler(tl_cuda_error_handler handler) { (void)handler; }
 int tl_workers_finish(int status) { return status; }
 
-/* The launch functions the tests name: here, only which case they mean. */
-void launch_matmul(const float *A, const float *B, float *C, int M, int N, int K)
-{
-    (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
-}
-void launch_matmul_dbuf(const float *A, const float *B, float *C, int M, int N, int K)
-{
-    (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
-}
-void launch_matmul_sparse(const float *A, const float *Bt, const unsigned char *pattern, float *C, int M, int N, int K)
-{
-    (void)A, (void)Bt, (void)pattern, (void)C, (void)M, (void)N, (void)K;
-}
+/* The launch functions the tests name: here, only which case they mean (each
+ * its own address: tl_matmul_case_of tells launch_matmul_dbuf apart). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define TL_LAUNCH(OP, name, params, wire, call, rule, cpu) \
+    void launch_##name params                              \
+    {                                                      \
+    }
+#include TL_LAUNCHES
+#undef TL_LAUNCH
+#pragma GCC diagnostic pop
 
 const char *const tl_clinic_names[TL_CLINIC_COUNT] = {"reverse", "sums", "pairs"};
 
@@ -78,8 +77,8 @@ static tl_case_verdict verdict_of(const char *v)
            : TL_CASE_WRONG;
 }
 
-/* One cpu-check run: ARGS after the common ones, SHAPE names the case in messages. */
-static tl_case_result run_check(const char *shape, uint64_t seed, const char *const *args)
+/* One cpu-check run: ARGS after the common ones, SHAPE names the case in messages (cpu_cases.h). */
+tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *const *args)
 {
     tl_case_result r = {TL_CASE_NOT_RUN, ""};
     char exe[4096], check[4160], seed_text[32], timeout[32], json[4096];
@@ -191,7 +190,7 @@ tl_case_result tl_transpose_case(int rows, int cols, uint64_t seed)
     if (s.rows != rows || s.cols != cols)
         note_cap(asked, shape);
     const char *args[] = {"--shape", shape, NULL};
-    return run_check(shape, seed, args);
+    return tl_cpu_run_check(shape, seed, args);
 }
 
 tl_case_result tl_transpose_case_of(tl_transpose_fn launch, int rows, int cols, uint64_t seed)
@@ -207,7 +206,7 @@ tl_case_result tl_transpose_roundtrip(int rows, int cols, uint64_t seed)
     snprintf(shape, sizeof shape, "%dx%d", rows, cols);
     snprintf(back, sizeof back, "%dx%d", cols, rows);
     const char *args[] = {"--shape", shape, "--shape", back, NULL};
-    return run_check(shape, seed, args);
+    return tl_cpu_run_check(shape, seed, args);
 }
 
 tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape asked, uint64_t seed, int inputs)
@@ -226,7 +225,7 @@ tl_case_result tl_matmul_case_of(tl_matmul_fn launch, tl_mm_shape asked, uint64_
         args[n++] = "--unit", args[n++] = "dense";
     if (inputs == TL_MM_NAN_INF)
         args[n++] = "--nan-inf";
-    return run_check(shape, seed, args);
+    return tl_cpu_run_check(shape, seed, args);
 }
 
 tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
@@ -241,7 +240,7 @@ tl_case_result tl_clinic_case(tl_clinic which, int n, uint64_t seed)
         note_cap(asked, shape);
     }
     const char *args[] = {"--unit", tl_clinic_names[which], "--n", count, NULL};
-    return run_check(shape, seed, args);
+    return tl_cpu_run_check(shape, seed, args);
 }
 
 tl_case_result tl_inplace_case(int n, uint64_t seed)
@@ -254,7 +253,7 @@ tl_case_result tl_inplace_case(int n, uint64_t seed)
     if (s.rows != n)
         note_cap(asked, shape);
     const char *args[] = {"--unit", "inplace", "--n", side, NULL};
-    return run_check(shape, seed, args);
+    return tl_cpu_run_check(shape, seed, args);
 }
 
 tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
@@ -283,5 +282,5 @@ tl_case_result tl_sparse_case(tl_mm_shape asked, uint64_t seed, tl_sparsity kind
         snprintf(named, sizeof named, "%s (MxKxN), B with %s, density %g", shape, tl_sparsity_name(kind), density);
     else
         snprintf(named, sizeof named, "%s (MxKxN), B %s", shape, tl_sparsity_name(kind));
-    return run_check(named, seed, args);
+    return tl_cpu_run_check(named, seed, args);
 }
