@@ -113,11 +113,13 @@ $(CPU_KIT)/contrast/%/worker.so: $(CPU_KIT)/contrast/%/student.o
 $(CPU_KIT)/contrast/%/worker: $(CPU_KIT)/contrast/%/worker.so $(CPU_KIT)/worker
 	$(Q)cp -f $(CPU_KIT)/worker $@
 
-# The judge: no lab file in it, and no CUDA.
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
+# The judge: no lab file in it, and no CUDA. A kind may keep its own CPU-mode
+# check in its folder (cpu/cpu_judge.h): linked when it is there.
+CPU_OWN_JUDGES := $(wildcard kinds/*/*_cpu_judge.c)
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c $(CPU_OWN_JUDGES) kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
 # tests, with the cases run by cpu-check (cpu/hidden_cases.c; a kind may keep

@@ -38,6 +38,7 @@
  * 2: the worker could not run at all.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
+#include "cpu_judge.h"
 #include "json.h"
 #include "matrix.h"
 #include "protocol.h"
@@ -731,6 +732,31 @@ static const char *status_name(int s)
     }
 }
 
+/* The kinds that keep their CPU-mode check in their own folder (cpu_judge.h). */
+static tlc_kind *own_kinds;
+
+void tlc_register_kind(tlc_kind *k)
+{
+    k->next = own_kinds;
+    own_kinds = k;
+}
+
+static const tlc_kind *own_kind_named(const char *kind)
+{
+    for (const tlc_kind *k = own_kinds; k; k = k->next)
+        if (!strcmp(k->kind, kind))
+            return k;
+    return NULL;
+}
+
+static const tlc_kind *own_kind_of(int op)
+{
+    for (const tlc_kind *k = own_kinds; k; k = k->next)
+        if (k->op == op)
+            return k;
+    return NULL;
+}
+
 static int run_once(case_result *r, int op, int a, int b, int c, int counting, uint32_t order, const float *in,
                     uint32_t n_in, uint32_t n_out, int cols);
 
@@ -746,7 +772,14 @@ static int run_case(const char *name, int op, int a, int b, int c, int counting)
     case TL_OP_SPARSE: n_in = (uint32_t)a * c + (uint32_t)tl_sparse_encoded_floats(c, b); n_out = (uint32_t)a * b; cols = b; break;
     case TL_OP_SUMS: n_in = a; n_out = (a + CHUNK - 1) / CHUNK; cols = n_out; break;
     case TL_OP_INPLACE: n_in = n_out = (uint32_t)a * a; cols = a; break;
-    default: n_in = n_out = a; cols = a; break;
+    default:
+        if (own_kind_of(op)) {   /* one launch on n floats (cpu_judge.h) */
+            n_in = a, n_out = own_kind_of(op)->n_out(a), cols = (int)n_out;
+            break;
+        }
+        n_in = n_out = a;
+        cols = a;
+        break;
     }
     float *in = malloc(((size_t)n_in + 1) * sizeof(float));
     /* op + 1: the inputs drawn before the ops were launches.h's (numbered from 1). */
@@ -863,6 +896,8 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
                 want[k] = s;
                 bound[k] = 2.0 * CHUNK * FLT_EPSILON * m + FLT_MIN;
             }
+        } else if (own_kind_of(op)) {
+            own_kind_of(op)->reference(in, a, want, bound);
         }
         ok = compare(want, bound, w.out, n_out, cols, op != TL_OP_INPLACE, r->message, sizeof r->message);
         if (!ok)
@@ -1239,6 +1274,8 @@ int main(int argc, char **argv)
             capped((double)shape_mm[i].m * shape_mm[i].n * shape_mm[i].k, CAP_MULTIPLY, "512x512x512 multiply-adds", shapes[i]);
         else if (supersteps && !matmul && (n_only = positive(shapes[i])) > 0)
             ;
+        else if (own_kind_named(kind) && (n_only = positive(shapes[i])) > 0)
+            ;
         else {
             option_error("%s '%s': %s", shape_option[i], shapes[i],
                          transpose ? "a transpose's shape is RxC, e.g. 257x131"
@@ -1398,6 +1435,10 @@ int main(int argc, char **argv)
             branch_runs[1].kernel = "contrast", branch_runs[1].source = "kinds/sparse/sparse_wide_launch.cu";
             branches_run(&branch_runs[1], contrast);
         }
+    } else if (own_kind_named(kind)) {
+        const tlc_kind *k = own_kind_named(kind);
+        int n = n_only ? n_only : k->n_default;
+        CASE(k->op, n, 0, 0, 0, "%s n=%d", k->label, n);
     } else {
         fprintf(stderr, "cpu-check: unknown kind '%s' (transpose, matmul, supersteps or sparse)\n", kind);
         return 2;
