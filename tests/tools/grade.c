@@ -428,11 +428,11 @@ Test(grade, the_harness_is_announced_only_when_it_is_built, .timeout = 900)
 Test(grade, a_bad_out_and_no_results_folder_say_no_results_json_was_written)
 {
     fresh("nowhere");
-    /* The report and the plan, which check --out, built already (and a Makefile with nothing to do). */
-    cr_assert_eq(tool_sh("make -s --no-print-directory build/tools/report build/tools/plan"), 0);
+    /* The report, the plan (which checks --out) and the rubric tool built already (and a Makefile with nothing to do). */
+    cr_assert_eq(tool_sh("make -s --no-print-directory build/tools/report build/tools/plan build/tools/rubric"), 0);
     cr_assert_eq(tool_sh("cd " WORK "/nowhere && mkdir -p grader build/tools labs/lab1-naive-transpose && cp ../../../../grade . && "
                          "cp ../../../../grader/not_graded.sh grader/ && : > Makefile && "
-                         "cp ../../../../build/tools/report ../../../../build/tools/plan build/tools/ && "
+                         "cp ../../../../build/tools/report ../../../../build/tools/plan ../../../../build/tools/rubric build/tools/ && "
                          "cp ../../../../labs/lab1-naive-transpose/lab.rubric labs/lab1-naive-transpose/ && "
                          "echo not a folder > results && echo not a folder > afile"), 0);
     cr_assert_eq(tool_sh("cd " WORK "/nowhere && ./grade lab1 --out afile > out.txt 2> err.txt"), 2);
