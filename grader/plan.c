@@ -383,7 +383,7 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
     /* The sanitizers: those with points; a clinic kernel's points need all three clean. */
     char tools[64] = "";
     if (r->nunits)
-        snprintf(tools, sizeof tools, "memcheck racecheck synccheck");   /* no space: the title says "withmemcheck", as before */
+        snprintf(tools, sizeof tools, " memcheck racecheck synccheck");
     else {
         if (r->memcheck_points) strcat(tools, " memcheck");
         if (r->racecheck_points) strcat(tools, " racecheck");
