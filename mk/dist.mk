@@ -68,7 +68,8 @@ dist-student dist-instructor: dist-%:
 # the student kit as dist-student stages it (hidden tests compiled). Gradescope
 # unpacks it into /autograder/source; handouts/instructors.md walks through it.
 GRADESCOPE_DIR := tools/gradescope
-ZIP_TOOL := $(firstword $(foreach t,zip bsdtar 7z,$(if $(shell command -v $(t) 2>/dev/null),$(t))))
+# Looked for only when `make gradescope` runs (=, not :=): every other make skips three lookups.
+ZIP_TOOL = $(firstword $(foreach t,zip bsdtar 7z,$(if $(shell command -v $(t) 2>/dev/null),$(t))))
 zip_cmd.zip = zip -q -r -X
 zip_cmd.bsdtar = bsdtar --format zip -cf
 zip_cmd.7z = 7z a -tzip -bd >/dev/null

@@ -9,13 +9,18 @@
 include mk/toolchain.mk
 include mk/kit.mk
 
-RUBRIC_AT_PARSE := 1
+# The lab's kind, from the rubric's one reader (mk/rubric.mk), unless the command line names it
+# (./grade does: its plan has read the rubric already).
+ifneq ($(origin KIND),command line)
+  RUBRIC_AT_PARSE := 1
+endif
 include mk/rubric.mk
-# The lab's rubric and kind, from the rubric's one reader (mk/rubric.mk).
-RUBRIC := $(shell $(RUBRIC_TOOL) path '$(LAB)' 2>&1)
-KIND := $(shell $(RUBRIC_TOOL) get '$(LAB)' kind 2>&1)
-ifneq ($(.SHELLSTATUS),0)
-  $(error $(KIND))
+ifeq ($(RUBRIC_AT_PARSE),1)
+  RUBRIC := $(shell $(RUBRIC_TOOL) path '$(LAB)' 2>&1)
+  KIND := $(shell $(RUBRIC_TOOL) get '$(LAB)' kind 2>&1)
+  ifneq ($(.SHELLSTATUS),0)
+    $(error $(KIND))
+  endif
 endif
 OUT := $(B)/$(ARCH)/$(subst /,_,$(patsubst /%,%,$(SRC:.cu=)))
 # The file is compiled as a copy beside the public headers alone (below).
