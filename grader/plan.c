@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE   /* nftw */
 #include "counters.h"
+#include "lab_kinds.h"
 #include "rubric.h"
 
 #include <dirent.h>
@@ -202,43 +203,35 @@ static int check(const char *lab, const char *seed, const char *file, const char
     return 0;
 }
 
-/* The kit's own workers a kind's measurement compares with. */
+/* The kit's own workers a kind's measurement compares with (its descriptor's). */
 static void measure_workers(const tl_rubric *r, const char *kit, buffer *args)
 {
-    char worker[1024];
-    const char *kind = r->kind;
-    if (!strcmp(kind, "transpose") || (strcmp(kind, "matmul") && strcmp(kind, "sparse"))) {
-        add_word(args, "--copy-worker");
-        snprintf(worker, sizeof worker, "%s/workers/copy", kit);
+    const lab_kind *k = kind_of(r);
+    const char *workers[][2] = {{k->copy_worker ? "copy" : NULL, "--copy-worker"},
+                                {k->library_worker && r->library[0] ? r->library : NULL, "--library-worker"},
+                                {k->naive_worker ? "naive" : NULL, "--naive-worker"},
+                                {k->cublas_worker ? "cublas" : NULL, "--cublas-worker"}};
+    for (size_t i = 0; i < sizeof workers / sizeof workers[0]; i++) {
+        if (!workers[i][0])
+            continue;
+        char worker[1024];
+        snprintf(worker, sizeof worker, "%s/workers/%s", kit, workers[i][0]);
+        add_word(args, workers[i][1]);
         add_word(args, worker);
-    }
-    if (!strcmp(kind, "transpose")) {
-        /* rubric library: a kit worker timed beside yours, for comparison only (lab 6: cuBLAS Sgeam) */
-        if (r->library[0]) {
-            add_word(args, "--library-worker");
-            snprintf(worker, sizeof worker, "%s/workers/%s", kit, r->library);
-            add_word(args, worker);
+        if (i == 1) {   /* timed beside yours for comparison only, under its own title */
             add_word(args, "--library-source");
             add_word(args, r->library_title);
         }
-        return;
-    }
-    add_word(args, "--naive-worker");
-    snprintf(worker, sizeof worker, "%s/workers/naive", kit);
-    add_word(args, worker);
-    if (!strcmp(kind, "matmul") || !strcmp(kind, "sparse")) {
-        add_word(args, "--cublas-worker");
-        snprintf(worker, sizeof worker, "%s/workers/cublas", kit);
-        add_word(args, worker);
     }
 }
 
-/* One measurement: FILE JUDGE [--part UNIT] WORKERS... Lab 7's part 1 is a
- * dense product, timed as lab 4's (against cuBLAS). */
+/* One measurement: FILE JUDGE [--part UNIT] WORKERS... The rubric's
+ * performance_unit may be timed as another kind's (lab 7's part 1 as lab 4's). */
 static void measure_run(const tl_rubric *r, const char *kit, const char *unit, buffer *runs)
 {
     char file[64], judge[1024];
-    const char *kind = unit && !strcmp(r->kind, "sparse") && !strcmp(unit, r->performance_unit) ? "matmul" : r->kind;
+    const char *as = kind_of(r)->performance_unit_timed_as;
+    const char *kind = unit && as && !strcmp(unit, r->performance_unit) ? as : r->kind;
     snprintf(file, sizeof file, unit && strcmp(unit, r->performance_unit) ? "measure-%s.json" : "measure.json", unit);
     snprintf(judge, sizeof judge, "%s/judge/measure-%s", kit, kind);
     add_word(runs, file);
@@ -253,19 +246,12 @@ static void measure_run(const tl_rubric *r, const char *kit, const char *unit, b
 
 static void measure_title(const tl_rubric *r, char *out, size_t size)
 {
-    const char *b = r->baseline;
-    if (!strcmp(r->kind, "matmul"))
-        snprintf(out, size, "measuring GFLOP/s against a naive kernel and cuBLAS FP32 (cold, interleaved)");
-    else if (!strcmp(r->kind, "sparse"))
-        snprintf(out, size, "measuring part 1 against cuBLAS FP32%s%s%s, part 2 against your part 1 (cold, interleaved)",
-                 b[0] ? " (and " : "", b, b[0] ? "'s kernel)" : "");
-    else if (!strcmp(r->kind, "supersteps"))
-        snprintf(out, size, "measuring part 2 against the copy, part 3 against a naive kernel%s%s (cold, interleaved)",
-                 b[0] ? " and " : "", b);
-    else
-        snprintf(out, size, "measuring bandwidth against the copy (cold, interleaved)%s%s%s%s%s",
-                 b[0] ? "; your " : "", b, b[0] ? " kernel too" : "", r->library_title[0] ? "; " : "",
-                 r->library_title);
+    const lab_kind *k = kind_of(r);
+    char baseline[256] = "";
+    if (r->baseline[0] && k->measure_title_baseline)
+        snprintf(baseline, sizeof baseline, k->measure_title_baseline, r->baseline);
+    snprintf(out, size, "%s%s%s%s%s", k->measure_title ? k->measure_title : "measuring", baseline,
+             k->measure_title_tail ? k->measure_title_tail : "", r->library_title[0] ? "; " : "", r->library_title);
 }
 
 /* The student's own file of an earlier lab (rubric baseline), timed beside
@@ -487,7 +473,7 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
         add_word(&checks, path);
         snprintf(list, sizeof list, "%s", r->sanitizer_shape);
         for (char *save = NULL, *s = strtok_r(list, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
-            add_word(&checks, strcmp(r->kind, "matmul") ? "--shape" : "--mnk");   /* matmul: MxKxN */
+            add_word(&checks, kind_of(r)->cpu_shape_option);   /* --mnk: MxKxN */
             add_word(&checks, s);
         }
         if (shape[0]) {

@@ -10,6 +10,7 @@
 
 #include "rubric.h"
 #include "json.h"
+#include "lab_kinds.h"   /* what each kind of lab measures (kind_of) */
 #include "shapes.h"
 
 #include <stddef.h>
@@ -70,28 +71,6 @@ typedef struct {
     double sparse_over_cublas;    /* lab 7: cuBLAS's dense time over the sparse kernel's at block density 1/4 */
 } grade;
 
-/* ---- lab_kinds.c: what a kind of lab measures, one row per kind ---------- */
-
-/* The item a rubric's speedup_unit gets. */
-enum speed_item {
-    SPEED_OVER_BASELINE,        /* GFLOP/s over the baseline kernel (lab 5, part 3) */
-    SPEED_SPARSE_OVER_CUBLAS,   /* the sparse kernel against cuBLAS's dense product (lab 7, part 2) */
-};
-
-typedef struct {
-    const char *kind;                 /* the rubric's `kind` */
-    int matrix_product;               /* shapes M x K x N; speed in GFLOP/s against cuBLAS, not GB/s against copy */
-    const char *reference;            /* what the performance fraction is of: "copy", "cuBLAS" */
-    const char *performance_item;     /* the performance item's name */
-    const char *leaderboard_speed, *leaderboard_fraction;   /* Gradescope's leaderboard columns */
-    const char *below_floor;          /* what a time below the measurement's floor would mean */
-    const char *shared_tile_handout;  /* the handout section that stages a tile in shared memory */
-    enum speed_item speed_item;       /* what its speedup_unit measures, when the rubric names one */
-} lab_kind;
-
-/* The row of the rubric's kind; a kind without a row (or a rubric that did
- * not load) is measured as the transpose labs are. */
-const lab_kind *kind_of(const tl_rubric *r);
 
 /* ---- report_run.c: a grade's run folder (--run DIR) read back into options -- */
 

@@ -44,7 +44,7 @@ static inline int tl_lab_launch_defined(const tl_lab_launches *l, unsigned op)
 }
 
 /* Calls launch `op` of the table: its arguments rebuilt from the pointers p0,
- * p1, p2 and the ints a[0..2] as the kind's launches.def says (its `call`).
+ * p1, p2 and the ints a[0..2] as the kind's kind.def says (its `call`).
  * The caller has checked tl_lab_launch_defined. */
 static inline void tl_lab_launch_call(const tl_lab_launches *l, unsigned op, float *p0, float *p1, float *p2,
                                       const int *a)

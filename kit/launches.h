@@ -1,6 +1,6 @@
 /*
  * launches.h — the launch functions a lab file may define, one table for the
- * whole kit. Each kind declares its own in kinds/<kind>/launches.def and
+ * whole kit. Each kind declares its own in kinds/<kind>/kind.def (TL_LAUNCH) and
  * kinds/kinds.def lists the kinds; a reader defines TL_LAUNCH to take the
  * columns it needs, includes TL_LAUNCHES, then undefines it:
  *

@@ -27,7 +27,7 @@ enum { TL_WORKER_REQUEST_FD = 3, TL_WORKER_REPLY_FD = 4 };
 enum { TL_WORKER_MAX_BUFFERS = 16, TL_WORKER_MAX_PTRS = 3, TL_WORKER_MAX_ARGS = 3 };
 
 /* The launch functions a lab file may define, by number: tl_worker_op, one
- * per line of the kinds' launches.def (launches.h). */
+ * per TL_LAUNCH line of the kinds' kind.def (launches.h). */
 
 /* Setup flags. */
 enum {

@@ -62,7 +62,7 @@ KIT := $(B)/$(ARCH)/kit
 KIND_DIRS := $(sort $(patsubst %/,%,$(wildcard kinds/*/)))
 KIT_INCLUDES := -Ikit -Igrader $(addprefix -I,$(KIND_DIRS))
 # The launch functions, one table: kit/launches.h reads each kind's launches.def.
-LAUNCH_TABLE := kit/launches.h kinds/kinds.def $(wildcard kinds/*/launches.def)
+LAUNCH_TABLE := kit/launches.h kinds/kinds.def $(wildcard kinds/*/kind.def)
 
 # -lineinfo: sanitizer reports name student lines. -O3: timings are graded.
 NVFLAGS := -arch=$(ARCH) -O3 -lineinfo -std=c++17 $(KIT_INCLUDES) \

@@ -1,4 +1,4 @@
-/* The launch table (kit/launches.h, kinds/<kind>/launches.def): one number per
+/* The launch table (kit/launches.h, kinds/<kind>/kind.def): one number per
  * launch, CPU mode's the same, the numbers CPU mode seeded its inputs with
  * before the table kept (cpu/judge.c's case seed: op + 1). */
 #include <criterion/criterion.h>
