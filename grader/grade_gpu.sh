@@ -1,0 +1,141 @@
+# grade_gpu.sh — the rest of ./grade on a GPU: sourced by grade once the file is built and
+# inspected and the probe found a usable GPU; it ends the grade. What runs is the plan's
+# (build/tools/plan: the sanitizers and their shapes, the counts, the hidden suites, the
+# measurements and their workers); this file runs it: the GPU's locks, the tools around the
+# worker (compute-sanitizer, ncu), the tests and the timing. The verdicts are the report's (--run).
+locked "$bin" $submission grader >"$out/build.log" 2>&1 || failed grader $?
+step "GPU: $(cat "$out/probe.log")"
+# The student's own file of an earlier lab (rubric baseline), built while the tests run: lab 3 is timed against lab 2.
+if [ -n "$baseline_src" ]; then
+    base_dir=$($submission BASELINE="$baseline_src" print-dirs | cut -d' ' -f4)
+    ( locked "$base_dir" $submission BASELINE="$baseline_src" baseline >"$out/baseline.log" 2>&1
+      echo $? >"$out/baseline.status" ) &
+fi
+# The file runs only in its worker (kit/remote.h), which the kit's judges start, feed, check and end.
+# The seed reaches the judge alone (it makes itself undumpable; `timeout` stays dumpable);
+# --foreground: Ctrl-C reaches the judge, which ends its workers.
+judge() {   # [timeout SECONDS] PROGRAM ARGS...: a judge with the student's worker (or $judge_worker)
+    judge_timeout=
+    if [ "$1" = timeout ]; then judge_timeout="timeout --foreground $2"; shift 2; fi
+    $judge_timeout env TILELAB_WORKER="${judge_worker:-$bin/worker}" TILELAB_WORKER_LOG="${TILELAB_WORKER_LOG:-$out_abs/worker.log}" \
+        TILELAB_SEED="$seed" "$@"
+}
+
+# ---- one GPU, several grades: tests, sanitizers and counters share it, a measurement has it alone;
+# a turnstile keeps new grades from starting tests while one waits. ncu profiles one process at a time.
+lock_file=${TILELAB_GPU_LOCK:-/tmp/tilelab-gpu.lock}
+for f in "$lock_file" "$lock_file.turnstile" "$lock_file.ncu"; do
+    [ -e "$f" ] || (umask 0; : >>"$f") 2>/dev/null   # writable by every user: one lock per machine
+done
+gpu_lock() { :; }; gpu_unlock() { :; }; ncu_lock() { :; }; ncu_unlock() { :; }
+if command -v flock >/dev/null 2>&1 && [ -r "$lock_file" ] && [ -r "$lock_file.turnstile" ] && [ -r "$lock_file.ncu" ]; then
+    exec 7<"$lock_file.ncu" 8<"$lock_file" 9<"$lock_file.turnstile"
+    ncu_lock() { flock -x 7; }
+    ncu_unlock() { flock -u 7; }
+    gpu_lock() {   # shared | exclusive
+        flock -n -x 9 || { echo "  waiting for another grade to finish measuring on this GPU"; flock -x 9; }
+        if [ "$1" = shared ]; then flock -s 8; flock -u 9
+        else flock -n -x 8 || { echo "  waiting for other grades to finish their tests on this GPU"; flock -x 8; }; fi
+        mark "GPU lock ($1) held"
+    }
+    gpu_unlock() { flock -u 8; flock -u 9; }
+fi
+
+# ---- sanitize and count beside the hidden tests (neither times anything) --------
+gpu_lock shared
+ncu_run() {   # NAME METRICS WORKER CHECK-ARGS...: ncu around a worker (default the student's); NAME.csv, NAME.log
+    # Only here may the worker write files (kit/sandbox.c): ncu's injected library writes its own.
+    name=$1 metrics=$2 judge_worker=$3; shift 3
+    TILELAB_WORKER_WRAP=$(printf '%s\n' "$ncu" --clock-control none --profile-from-start off --csv \
+        --log-file "$out_abs/$name.csv" --metrics "$metrics") \
+    TILELAB_WORKER_ALLOW_FILES=1 TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$name.worker.log" \
+        judge timeout "$ncu_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$out/$name.log" 2>&1
+    set -- $?; judge_worker=; return $1
+}
+count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.status
+    name=$1; shift
+    ncu_run "$name" "$counter_metrics" "" "$@"
+    set -- $? "$@"
+    # One more try when ncu could not set the kernel up (seen on an H100 beside other grades'
+    # tests); counters count work, so a second run reads the same numbers.
+    if [ $1 != 0 ] && [ ! -e "$out/$name.first-try.csv" ] &&
+       grep -q -e "Failed to prepare kernel for profiling" -e "Unknown Error on device" "$out/$name.csv" 2>/dev/null; then
+        cp "$out/$name.csv" "$out/$name.first-try.csv"; shift; count "$name" "$@"; return
+    fi
+    echo $1 >"$out/$name.status"
+}
+# The plan's counts, then (lab 7) the kit's contrast kernel counted the same way, for no points.
+[ -z "$counts" ] || ( ncu_lock; each "$counts" count
+    [ -z "$contrast_args" ] || eval "ncu_run contrast \"\$counter_metrics\" \"\$contrast_worker\" $contrast_args"
+    ncu_unlock ) &
+sanitize() {   # TOOL LOG-NAME CHECK-ARGS...: the sanitizer around the worker, in a checked run
+    tool=$1 log=$2; shift 2
+    TILELAB_WORKER_WRAP=$(printf '%s\n' "$sanitizer" --tool "$tool" --error-exitcode 86 --report-api-errors no \
+        --log-file "$out_abs/$log.log") TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$log.worker.log" \
+        judge timeout "$sanitizer_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$out/$log.check.log" 2>&1
+    echo $? >"$out/$log.status"
+}
+sanitize_unit() {   # UNIT CHECK-ARGS...: one kernel alone, two at a time per tool (six runs share the GPU)
+    unit=$1; shift
+    sanitize "$tool" "$tool-$unit" "$@" &
+    running=$((running + 1))
+    [ $running -lt 2 ] || { wait; running=0; }
+}
+sanitize_units() {   # TOOL: every kernel in one run; each on its own only when that run was not clean
+    tool=$1
+    eval "sanitize \"\$tool\" \"\$tool-all\" $all_units_args"
+    read -r all_status <"$out/$tool-all.status"
+    if [ "$all_status" = 0 ]; then
+        for unit in $units; do cp "$out/$tool-all.log" "$out/$tool-$unit.log" && echo 0 >"$out/$tool-$unit.status"; done
+        return
+    fi
+    running=0; each "$unit_runs" sanitize_unit; wait   # which kernel? a finding names it, a hang costs only its runs
+}
+if [ -n "$sanitizer" ]; then   # they run even when tests fail: a race is the best diagnosis of a wrong result
+    step "$sanitize_title"
+    # The double-buffered unit's kernels, named by ncu: its structure is judged on what it ran.
+    [ -z "$dbuf_args" ] || ( ncu_lock
+        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic '' $dbuf_args"; ncu_unlock ) &
+    for tool in $tools; do
+        if [ -n "$units" ]; then sanitize_units "$tool" & else eval "sanitize \"\$tool\" \"\$tool\" $sanitize_args" & fi
+    done
+fi
+
+# ---- test ------------------------------------------------------------------
+step "running the hidden tests (seed $seed)"
+eval "set -- $test_args"
+TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/tests-$kind" -q -j"$test_jobs" "$@" \
+    --json="$out/tests.json" --timeout "$test_timeout_s" 2>"$out/tests.log"
+tests_status=$?; echo $tests_status >"$out/tests.status"
+mark "hidden tests done"
+wait   # the sanitizers, counters and the baseline's build finish before anything is timed
+mark "sanitizers and counters done"
+gpu_unlock
+
+# ---- measure (every test passed, or a lab of several kernels: each passed its quick check) --
+baseline_worker=
+if [ -n "$baseline_src" ]; then
+    read -r baseline_status 2>/dev/null <"$out/baseline.status"
+    if [ "${baseline_status:-}" = 0 ]; then baseline_worker=$base_dir/baseline-worker
+    else baseline_skipped="$baseline_src does not compile (see $out/baseline.log)"; fi
+fi
+measure() {   # FILE JUDGE ARGS...: the first one's exit status in measure.status
+    measure_json=$1 measure_judge=$2; shift 2
+    judge timeout "$measure_timeout_s" "$measure_judge" --json "$out/$measure_json" "$@" ${baseline_worker:+--baseline-worker "$baseline_worker" --baseline-source "$baseline_src"} \
+        ${baseline_skipped:+--baseline-skipped "$baseline_skipped"} 2>>"$out/tests.log"
+    set -- $?; [ -e "$out/measure.status" ] || echo $1 >"$out/measure.status"
+}
+if [ $tests_status -eq 0 ] || [ -n "$units" ]; then
+    gpu_lock exclusive
+    step "$measure_title"
+    each "$measure_runs" measure
+fi
+gpu_unlock
+mark "measured"
+
+# ---- score and report: build/tools/report reads the run folder ------------------
+mark "report"
+report --run "$out"
+status=$?
+if [ -n "$run" ]; then echo "results: $final_json (this run's logs: $out)"; else echo "results: $json"; fi
+exit $status
