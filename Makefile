@@ -134,7 +134,10 @@ unit-tests: $(B)/tests/unit $(B)/tools/report
 
 # Grades solutions, skeletons and tests/submissions/ with ./grade, four at a
 # time: their tests share the GPU, but each measurement holds it alone
-# (./grade's GPU lock). Skips (and passes) without a GPU.
+# (./grade's GPU lock). Skips (and passes) without a GPU. Not more than four:
+# with eleven at once on a 16-core H100 host (2026-11-28), builds and
+# sanitizers starved a worker past its 5 s kernel deadline and a correct
+# shape read as a hang (lab1/swapped_rows_cols lost its diagnosis).
 # The kit is built first where there is a GPU, so parallel grades never build it.
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 	@! $(KIT)/probe >/dev/null 2>&1 || $(MAKE) --no-print-directory kit
