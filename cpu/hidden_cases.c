@@ -146,15 +146,13 @@ tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *co
         /* The first finding (a race, a barrier, an access out of bounds) is the likely cause. */
         const tl_json *f = tl_json_get(report, "findings");
         const char *finding = f && f->child ? tl_json_string(f->child, "text", NULL) : NULL;
-        const char *lab = getenv("TILELAB_LAB"), *kind = TL_CPU_KIND;
-        char again[256] = "";   /* lab 7: the case's own options (unit, shape, zeros) */
-        for (const char *const *a = argv + 12; !strcmp(kind, "sparse") && *a; a++)
+        const char *lab = getenv("TILELAB_LAB");
+        char again[256] = "";   /* the case's own options, whatever the kind: its shape, unit, zeros */
+        for (const char *const *a = argv + 12; *a; a++)
             snprintf(again + strlen(again), sizeof again - strlen(again), " %s", *a);
-        set(&r, v, "shape %s: %s: %s (CPU mode)%s%s. Next: run build/%s --cpu%s%s to see every finding with its line.",
+        set(&r, v, "shape %s: %s: %s (CPU mode)%s%s. Next: run build/%s --cpu%s to see every finding with its line.",
             shape, tl_json_string(c, "verdict", "?"), tl_json_string(c, "message", ""),
-            finding ? "; CPU mode found: " : "", finding ? finding : "", lab ? lab : "labN",
-            !strcmp(kind, "sparse") ? again : !strcmp(kind, "transpose") ? " --shape " : !strcmp(kind, "matmul") ? " --mnk " : "",
-            !strcmp(kind, "supersteps") || !strcmp(kind, "sparse") ? "" : shape);
+            finding ? "; CPU mode found: " : "", finding ? finding : "", lab ? lab : "labN", again);
     }
     tl_json_free(report);
     return r;

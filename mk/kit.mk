@@ -46,8 +46,9 @@ $(KIT)/libtilelab.a: $(KIT_OBJS)
 # grader/worker.cu linked with one lab file (the student's, a baseline) or
 # with a kit file that defines the same launch (the copy, the naive matmul,
 # cuBLAS), so every kernel a grade compares runs and is timed the same way.
-JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/timed.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/transpose_timing.cu.o $(KIT)/matmul_timing.cu.o $(KIT)/sparse_timing.cu.o \
-              $(KIT)/sandbox_calls.c.o
+# A kind's timing code (kinds/<kind>/<kind>_timing.cu), shared by its quick check and its measurement.
+JUDGE_OBJS := $(KIT)/remote.cu.o $(KIT)/timed.cu.o $(KIT)/judge_kernels.cu.o $(KIT)/sandbox_calls.c.o \
+              $(patsubst %.cu,$(KIT)/%.cu.o,$(notdir $(wildcard kinds/*/*_timing.cu)))
 $(KIT)/libjudge.a: $(JUDGE_OBJS)
 	$(Q)rm -f $@
 	@echo "  AR    $@"
