@@ -10,10 +10,11 @@ ifeq ($(origin B),undefined)
 endif
 
 # Host C only, like the report: it reads the rubric with grader/rubric.c.
-$(B)/tools/rubric-table: tools/handouts/rubric_table.c grader/rubric.c grader/rubric.h
+$(B)/tools/rubric-table: tools/handouts/rubric_table.c grader/rubric.c grader/rubric.h grader/lab_kinds.c grader/lab_kinds.h \
+                         kinds/kinds.def $(wildcard kinds/*/kind.def)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) tools/handouts/rubric_table.c grader/rubric.c -lm -o $@
+	$(Q)gcc $(CFLAGS) tools/handouts/rubric_table.c grader/rubric.c grader/lab_kinds.c -lm -o $@
 
 # Rewrites the tables of the handouts in place, after a rubric changed.
 .PHONY: handout-tables

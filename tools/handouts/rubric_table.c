@@ -20,6 +20,7 @@
  * differs (--check), 2 an error (a rubric that does not load, a marker
  * without its end).
  */
+#include "lab_kinds.h"
 #include "rubric.h"
 
 #include <stdarg.h>
@@ -87,8 +88,9 @@ static const char *lab_name(const char *id, char *out)
     return out;
 }
 
-static int is_matmul(const tl_rubric *r) { return !strcmp(r->kind, "matmul") || !strcmp(r->kind, "sparse"); }
-static int is_sparse(const tl_rubric *r) { return !strcmp(r->kind, "sparse"); }
+/* What the kind measures, from its descriptor (grader/lab_kinds.h). */
+static int is_matmul(const tl_rubric *r) { return kind_of(r)->matrix_product; }
+static int is_sparse(const tl_rubric *r) { return kind_of(r)->speed_item == SPEED_SPARSE_OVER_CUBLAS; }
 
 static void row(buffer *b, const char *item, double points, const char *none, const char *all)
 {
