@@ -73,9 +73,11 @@ NEEDS_deps := $(if $(HAVE_KIT_TESTS),criterion) seccomp
 DEPS_NAMES := $(if $(HAVE_KIT_TESTS),Criterion and libseccomp,libseccomp)
 
 # `make lab1`: build the quick check, link build/lab1 to it, remember the lab.
+# The kit it needs first builds one file per core unless make was given its own -j.
+LAB_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1))
 $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
 	@src='$(call lab_src,$@)'; [ -n "$$src" ] || { echo "no .cu file for $@ (looked in $(if $(SOLUTION),solutions,labs)/$@-*/$(if $(SOLUTION),$(if $(HAVE_SOLUTIONS),,; the reference solutions ship with the instructor kit only)))" >&2; exit 2; }; \
-	$(SUBMISSION) LAB=$@ SRC="$$src" check && \
+	$(SUBMISSION) $(LAB_JOBS) LAB=$@ SRC="$$src" check && \
 	{ $(SUBMISSION) LAB=$@ SRC="$$src" cpu >/dev/null 2>&1 || echo "(CPU mode cannot build this file: build/$@ --cpu says why)"; } && \
 	out=$$($(SUBMISSION) LAB=$@ SRC="$$src" print-dirs | cut -d' ' -f1) && \
 	ln -sfn "$${out#$(B)/}/check" $(B)/$@ && \

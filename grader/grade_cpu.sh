@@ -21,7 +21,7 @@ rm -f "$out/device.json"   # no GPU described: none was used
 grade_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilelab-grade.XXXXXX" 2>/dev/null) && TMPDIR=$grade_tmp && export TMPDIR || grade_tmp=
 
 # The CPU kit once for every grade (its own lock), then the file for the CPU.
-if ! locked build/cpu $submission cpu-kit >"$out/build.log" 2>&1; then
+if ! locked build/cpu $submission -j"$build_jobs" cpu-kit >"$out/build.log" 2>&1; then
     cat "$out/build.log" >&2
     report --problem "not your file's fault: CPU mode's runtime does not build here (see $out/build.log; it needs x86-64 Linux and g++)."
     exit 2

@@ -3,7 +3,7 @@
 # (build/tools/plan: the sanitizers and their shapes, the counts, the hidden suites, the
 # measurements and their workers); this file runs it: the GPU's locks, the tools around the
 # worker (compute-sanitizer, ncu), the tests and the timing. The verdicts are the report's (--run).
-locked "$bin" $submission grader >"$out/build.log" 2>&1 || failed grader $?
+locked "$bin" $submission -j"$build_jobs" grader >"$out/build.log" 2>&1 || failed grader $?
 step "GPU: $(cat "$out/probe.log")"
 # The student's own file of an earlier lab (rubric baseline), built while the tests run: lab 3 is timed against lab 2.
 if [ -n "$baseline_src" ]; then

@@ -365,6 +365,9 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
     printf("ncu_timeout_s=90\nsanitizer_timeout_s=60\ntool_kernel_timeout_s=20\n");
     /* At most 4 test processes share the GPU: a kernel that never ends would starve more past their deadlines. */
     printf("test_jobs=4\n");
+    /* The kit's own builds (the harness, the CPU kit): one compiler per core, as make -j does. */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("build_jobs=%ld\n", online < 1 ? 1 : online > 32 ? 32 : online);
 
     /* The sanitizers: those with points; a clinic kernel's points need all three clean. */
     char tools[64] = "";
