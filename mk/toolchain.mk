@@ -61,7 +61,7 @@ KIT := $(B)/$(ARCH)/kit
 # The kit's source folders: the library, the judge, one folder per kind of lab.
 KIND_DIRS := $(sort $(patsubst %/,%,$(wildcard kinds/*/)))
 KIT_INCLUDES := -Ikit -Igrader $(addprefix -I,$(KIND_DIRS))
-# The launch functions, one table: kit/launches.h reads each kind's launches.def.
+# The launch functions, one table: kit/launches.h reads each kind's descriptor (kind.def).
 LAUNCH_TABLE := kit/launches.h kinds/kinds.def $(wildcard kinds/*/kind.def)
 
 # -lineinfo: sanitizer reports name student lines. -O3: timings are graded.
