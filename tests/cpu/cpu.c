@@ -381,12 +381,15 @@ Test(cpu_counters, lab6_equals_ncu) { assert_equals_ncu("lab6", "solutions/lab6-
 /* ---- build/labN --cpu, and CPU mode chosen by itself (grader/quick-check) ---- */
 /* build/labN's environment for SRC of LAB, the CPU check replaced by a script
  * that prints its arguments; each test its own ARCH, so their builds of one
- * file never share a folder. */
-#define QC(lab, src, arch) "mkdir -p " WORK " && printf '#!/bin/sh\\necho \"$@\"\\n' > " WORK "/print-args && " \
-           "printf '#!/bin/sh\\necho no usable NVIDIA GPU here >&2; exit 2\\n' > " WORK "/no-gpu && " \
-           "chmod +x " WORK "/print-args " WORK "/no-gpu && " \
+ * file never share a folder, and its own scripts: tests run in parallel, and
+ * one test rewriting a script another is running made that one run an empty
+ * file (exit 0, no output). */
+#define QC(lab, src, arch) "mkdir -p " WORK " && printf '#!/bin/sh\\necho \"$@\"\\n' > " WORK "/" arch "-print-args && " \
+           "printf '#!/bin/sh\\necho no usable NVIDIA GPU here >&2; exit 2\\n' > " WORK "/" arch "-no-gpu && " \
+           "chmod +x " WORK "/" arch "-print-args " WORK "/" arch "-no-gpu && " \
            "TILELAB_KIT=$PWD TILELAB_ARCH=" arch " TILELAB_CHECK=false TILELAB_LAB=" lab " TILELAB_KIND=transpose " \
-           "TILELAB_SOURCE=" src " TILELAB_CPU_WORKER=w TILELAB_CPU_CHECK=" WORK "/print-args "
+           "TILELAB_SOURCE=" src " TILELAB_CPU_WORKER=w TILELAB_CPU_CHECK=" WORK "/" arch "-print-args "
+#define NO_GPU(arch) "TILELAB_PROBE=" WORK "/" arch "-no-gpu "
 
 Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
 {
@@ -399,7 +402,7 @@ Test(cpu_quick_check, cpu_runs_the_cpu_check_with_the_lab_and_shape)
 
 Test(cpu_quick_check, without_a_gpu_it_says_so_and_runs_on_the_cpu)
 {
-    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") "TILELAB_PROBE=" WORK "/no-gpu sh grader/quick-check > " WORK "/qc2.out 2>&1"), 0,
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc2") NO_GPU("qc2") "sh grader/quick-check > " WORK "/qc2.out 2>&1"), 0,
                  "%s", slurp(WORK "/qc2.out"));
     const char *out = slurp(WORK "/qc2.out");
     cr_expect(strstr(out, "build/lab3: no usable NVIDIA GPU here\nbuild/lab3: so this runs in CPU mode (build/lab3 --cpu)"), "%s", out);
@@ -723,12 +726,12 @@ Test(cpu_breadth, cooperative_groups_block_tiles_votes_and_reduce)
 /* ---- issue 29: the student's command line ------------------------------------------ */
 Test(cpu_quick_check, a_tool_without_a_gpu_runs_cpu_mode_and_says_why)
 {
-    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") "TILELAB_PROBE=" WORK "/no-gpu "
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") NO_GPU("qc4")
                     "sh grader/quick-check --tool racecheck --shape 3x5 > " WORK "/qc4.out 2>&1"), 0, "%s", slurp(WORK "/qc4.out"));
     const char *out = slurp(WORK "/qc4.out");
     cr_expect(strstr(out, "build/lab3: --tool racecheck needs a GPU; CPU mode shows the same (its race check"), "%s", out);
     cr_expect(strstr(out, "--worker w --kind transpose --lab lab3 --source solutions/lab3-padding/transpose.cu --shape 3x5\n"), "%s", out);
-    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") "TILELAB_PROBE=" WORK "/no-gpu "
+    cr_assert_eq(sh(QC("lab3", "solutions/lab3-padding/transpose.cu", "qc4") NO_GPU("qc4")
                     "sh grader/quick-check --tool 'ncu --csv' > " WORK "/qc5.out 2>&1"), 0, "%s", slurp(WORK "/qc5.out"));
     cr_expect(strstr(slurp(WORK "/qc5.out"), "--tool ncu --csv needs a GPU; CPU mode shows the same (it computes the memory counters"),
               "%s", slurp(WORK "/qc5.out"));
