@@ -49,7 +49,7 @@ cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
 cpu-grade: cpu $(CPU_KIT)/tests-$(KIND)
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
 print-cpu:
-	@echo $(CPU_OUT)/worker $(KIND)
+	@:$(info $(strip $(CPU_OUT)/worker $(KIND)))
 cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/worker $(CPU_KIT)/cpu-check $(addprefix $(CPU_KIT)/tests-,$(CPU_TEST_KINDS)) $(CPU_KIT)/cudafe $(CPU_KIT)/refused/.stamp \
          $(CPU_CONTRASTS)
 

@@ -15,7 +15,7 @@ case $cpu in
 no-gpu) step "$(head -n1 "$out/probe.log" | sed 's/ Run this on .*//; s/\.$//'): grading in CPU mode instead (as ./grade --cpu does)" ;;
 *) step "grading in CPU mode (--cpu): no GPU used" ;;
 esac
-rm -f "$out/device.json"   # no GPU described: none was used
+rm_any "$out/device.json"   # no GPU described: none was used
 # Every temporary file of CPU mode's checks in one folder of this grade's,
 # which grade removes at every exit, Ctrl-C and a batch's time limit included.
 grade_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilelab-grade.XXXXXX" 2>/dev/null) && TMPDIR=$grade_tmp && export TMPDIR || grade_tmp=

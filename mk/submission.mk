@@ -58,8 +58,8 @@ harness: $(KIT)/libtilelab.a $(KIT)/probe $(B)/tools/report $(JUDGES) $(KIT)/lab
 link-symbols: $(KIT)/link-symbols.txt
 grader: harness $(OUT)/worker $(OUT)/check
 baseline: $(BASE_OUT)/baseline-worker
-print-dirs:
-	@echo $(OUT) $(KIT) $(CUDA_HOME) $(BASE_OUT)
+print-dirs:   # printed by make itself ($(info)), as print-cpu: no process started
+	@:$(info $(strip $(OUT) $(KIT) $(CUDA_HOME) $(BASE_OUT)))
 
 # The student.o, student.d and student.ptx of `student`: the file is
 # compiled as a copy in $(OUT)/src/, under `#line 1 "SRC"` so compiler errors

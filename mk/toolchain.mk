@@ -1,19 +1,27 @@
 # toolchain.mk — compilers, flags and where things are built. Included by the
 # Makefile and by mk/submission.mk; exported so sub-makes agree.
 
-# nvcc: from CUDA_HOME, else PATH, else the toolkit's default location.
-ifeq ($(origin CUDA_HOME),undefined)
-  CUDA_HOME := $(or $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+# What is looked up on this machine (nvcc, the GPU, gcc's multiarch, pkg-config), all in one
+# shell (mk/toolchain.sh), and only what neither the command line nor the environment names:
+# ./grade exports what its first make found (make toolchain-env), so its later makes run none.
+TOOLCHAIN_SH := $(dir $(lastword $(MAKEFILE_LIST)))toolchain.sh
+define tl_newline
+
+
+endef
+TOOLCHAIN_PROBES := $(strip $(if $(filter undefined,$(origin CUDA_HOME)),cuda) \
+  $(if $(filter undefined,$(origin ARCH)),arch) $(if $(filter undefined,$(origin MULTIARCH)),multiarch) \
+  $(if $(filter undefined,$(origin CRITERION_LIBS)),criterion) $(if $(filter undefined,$(origin SECCOMP_LIBS)),seccomp))
+ifneq ($(TOOLCHAIN_PROBES),)
+  $(eval $(subst @@,$(tl_newline),$(shell sh '$(TOOLCHAIN_SH)' $(TOOLCHAIN_PROBES))))
 endif
+
+# nvcc: from CUDA_HOME, else PATH, else the toolkit's default location.
 NVCC := $(CUDA_HOME)/bin/nvcc
 
 # Target GPU: the visible GPU's compute capability (nvidia-smi), else sm_75,
 # the oldest CUDA 13 supports; its embedded PTX is JIT-compiled on any newer
 # GPU. `make ARCH=sm_86` overrides. Results (speed) depend on this flag.
-ifeq ($(origin ARCH),undefined)
-  ARCH := $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
-                 head -n1 | sed -n 's/^ *\([0-9]*\)\.\([0-9]*\) *$$/sm_\1\2/p'),sm_75)
-endif
 
 # Criterion and libseccomp (the worker's sandbox, kit/sandbox.c, linked
 # statically): pkg-config first, else a private copy in .deps/ that
@@ -23,14 +31,11 @@ endif
 # with a space in its name still builds its labs; only Criterion's rpath,
 # read at run time from anywhere, is absolute.
 DEPS := .deps
-ifeq ($(origin MULTIARCH),undefined)
-  MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-endif
 DEPS_LIB := $(DEPS)/usr/lib/$(MULTIARCH)
 ifeq ($(origin CRITERION_LIBS),undefined)
-  ifneq ($(shell pkg-config --exists criterion 2>/dev/null && echo yes),)
-    CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
-    CRITERION_LIBS := $(shell pkg-config --libs criterion)
+  ifneq ($(TL_PKG_criterion),)
+    CRITERION_CFLAGS := $(TL_PKG_criterion_CFLAGS)
+    CRITERION_LIBS := $(TL_PKG_criterion_LIBS)
   else
     # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
     CRITERION_CFLAGS := -I$(DEPS)/usr/include
@@ -38,9 +43,9 @@ ifeq ($(origin CRITERION_LIBS),undefined)
   endif
 endif
 ifeq ($(origin SECCOMP_LIBS),undefined)
-  ifneq ($(shell pkg-config --exists libseccomp 2>/dev/null && echo yes),)
-    SECCOMP_CFLAGS := $(shell pkg-config --cflags libseccomp)
-    SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
+  ifneq ($(TL_PKG_seccomp),)
+    SECCOMP_CFLAGS := $(TL_PKG_seccomp_CFLAGS)
+    SECCOMP_LIBS := $(TL_PKG_seccomp_LIBS)
   else
     SECCOMP_CFLAGS := -I$(DEPS)/usr/include
     SECCOMP_LIBS := $(DEPS_LIB)/libseccomp.a
@@ -73,11 +78,12 @@ CFLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L $(KIT_INCLUDES) -
 .PHONY: need-nvcc need-criterion need-seccomp
 need-nvcc:
 	@[ -x "$(NVCC)" ] || { echo "nvcc not found (looked in CUDA_HOME=$(CUDA_HOME)): install the CUDA toolkit, or set CUDA_HOME or PATH to it." >&2; exit 2; }
-# `make toolchain-env`: what was found above, as shell exports. ./grade evals them once, so the
-# makes it runs later (about eight per grade) look nothing up again (no pkg-config, gcc or nvidia-smi).
+# `make toolchain-env`: what was found above, as shell exports. ./grade evals them once (its first
+# make prints them), so the makes it runs later look nothing up again (no pkg-config, gcc or
+# nvidia-smi). Printed by make itself ($(info)): no shell started.
 .PHONY: toolchain-env
 toolchain-env:
-	@printf '%s\n' $(foreach v,$(TOOLCHAIN_VARS),"export $(v)='$(subst ','\'',$($(v)))'")
+	@:$(strip $(foreach v,$(TOOLCHAIN_VARS),$(info export $(v)='$(subst ','\'',$($(v)))')))
 # need-criterion, need-seccomp: fetched into .deps/ on first use when
 # pkg-config has none (mk/deps.sh: one line saying so; a failure, one
 # sentence and exit 2). The Makefile fetches them before any rule runs for
