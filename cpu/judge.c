@@ -47,6 +47,7 @@
 #include "sparse_encode.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <poll.h>
@@ -113,10 +114,41 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static reply run_worker(int op, int a, int b, int c, int counting, uint32_t order, const float *in, uint32_t n_in, uint32_t n_out)
+/*
+ * The worker: started once (fork, exec) and kept for the requests that follow, each of which
+ * it runs in a child of its own, a fresh copy of itself taken before any of the lab file exists
+ * (cpu/worker.cc): what one request's child did cannot reach another's run. This keeps every
+ * verdict sound: the worker only passes on, in frames, what each child wrote and how it ended;
+ * the output is checked here, against this check's own reference, as before. After any run that
+ * did not end cleanly (a timeout, a crash, a refusal, an error status, a missing launch, no
+ * reply) the worker is stopped, its whole group, and the next request starts a fresh one; so is
+ * it when the next request is for another worker (branches_run).
+ */
+static pid_t worker_pid;             /* the worker now started, 0 when none */
+static int worker_to = -1, worker_from = -1, worker_err = -1;
+static char worker_started[sizeof worker_abs];   /* its program */
+
+static void stop_worker(int *status)
 {
-    reply r;
-    memset(&r, 0, sizeof r);
+    if (!worker_pid)
+        return;
+    kill(-worker_pid, SIGKILL);   /* the worker's whole group, whatever it started */
+    int st = 0;
+    while (waitpid(worker_pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (status)
+        *status = st;
+    close(worker_to);
+    close(worker_from);
+    close(worker_err);
+    worker_to = worker_from = worker_err = -1;
+    worker_pid = running_worker = 0;
+}
+
+static void end_worker(void) { stop_worker(NULL); }
+
+static void start_worker(void)
+{
     int to[2], from[2], errp[2];
     if (pipe(to) || pipe(from) || pipe(errp)) {
         perror("cpu-check: pipe");
@@ -155,45 +187,93 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
         _exit(127);
     }
     setpgid(pid, pid);
-    running_worker = pid;
+    worker_pid = running_worker = pid;
     close(to[0]);
     close(from[1]);
     close(errp[1]);
+    worker_to = to[1], worker_from = from[0], worker_err = errp[0];
+    fcntl(worker_to, F_SETFD, FD_CLOEXEC), fcntl(worker_from, F_SETFD, FD_CLOEXEC), fcntl(worker_err, F_SETFD, FD_CLOEXEC);   /* not addr2line's */
+    snprintf(worker_started, sizeof worker_started, "%s", worker_abs);
     signal(SIGPIPE, SIG_IGN);
-    tlc_request q = {{'T', 'L', 'C', '1'}, op, a, b, c, counting, (int32_t)order, n_in, n_out};
-    if (write_all(to[1], &q, sizeof q) == 0)
-        write_all(to[1], in, (size_t)n_in * sizeof(float));
-    close(to[1]);
+    static int at_exit;
+    if (!at_exit++)
+        atexit(end_worker);   /* before remove_work_dir: the worker's folder is its working directory */
+}
 
+static reply run_worker(int op, int a, int b, int c, int counting, uint32_t order, const float *in, uint32_t n_in, uint32_t n_out)
+{
+    reply r;
+    memset(&r, 0, sizeof r);
+    if (worker_pid && strcmp(worker_started, worker_abs))
+        stop_worker(NULL);
+    if (!worker_pid)
+        start_worker();
+    tlc_request q = {{'T', 'L', 'C', '1'}, op, a, b, c, counting, (int32_t)order, n_in, n_out};
+    if (write_all(worker_to, &q, sizeof q) == 0)
+        write_all(worker_to, in, (size_t)n_in * sizeof(float));
+
+    /* The frames of this request (cpu/protocol.h): its child's stdout into buf, its stderr into
+     * r.err (with the worker's own), until how it ended; the worker ending first ends it too. */
     size_t cap = sizeof(tlc_reply) + (size_t)n_out * 4 + 65536, len = 0, elen = 0;
     char *buf = malloc(cap);
+    char *fbuf = malloc(65536 + sizeof(tlc_frame));
+    size_t flen = 0;   /* frame bytes read, not yet taken */
     double deadline = now_s() + timeout_s;
-    int open_out = 1, open_err = 1;
-    while (open_out || open_err) {
-        struct pollfd p[2] = {{open_out ? from[0] : -1, POLLIN, 0}, {open_err ? errp[0] : -1, POLLIN, 0}};
+    int open_from = 1, open_err = 1, ended = 0, clean = 1, st = 0;
+    while (!ended && clean && (open_from || open_err)) {
+        struct pollfd p[2] = {{open_from ? worker_from : -1, POLLIN, 0}, {open_err ? worker_err : -1, POLLIN, 0}};
         int ms = (int)((deadline - now_s()) * 1000);
         if (ms <= 0 || poll(p, 2, ms) == 0) {
             r.timed_out = 1;
-            kill(-pid, SIGKILL);
             break;
         }
-        if (open_out && p[0].revents) {
-            if (len + 65536 > cap) {
-                if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
-                    kill(-pid, SIGKILL);
+        if (open_from && p[0].revents) {
+            ssize_t k = read(worker_from, fbuf + flen, 65536 + sizeof(tlc_frame) - flen);
+            if (k <= 0) {
+                open_from = 0;
+                continue;
+            }
+            flen += (size_t)k;
+            /* Whole frames, and a payload's part as it comes: only the frame header must be whole. */
+            while (flen >= sizeof(tlc_frame) && !ended) {
+                tlc_frame f;
+                memcpy(&f, fbuf, sizeof f);
+                if (memcmp(f.magic, "TLC", 3) || (f.magic[3] != 'O' && f.magic[3] != 'E' && f.magic[3] != 'X') ||
+                    (f.magic[3] == 'X' && f.len != sizeof(int32_t)) || f.len > 65536) {
+                    clean = 0;   /* not the worker's: it is stopped */
                     break;
                 }
-                buf = realloc(buf, cap *= 2);
+                if (flen < sizeof f + f.len)
+                    break;
+                const char *payload = fbuf + sizeof f;
+                if (f.magic[3] == 'X') {
+                    int32_t s;
+                    memcpy(&s, payload, sizeof s);
+                    st = s, ended = 1;
+                } else if (f.magic[3] == 'O') {
+                    if (len + f.len > cap) {
+                        if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
+                            clean = 0;
+                            break;
+                        }
+                        while (len + f.len > cap)
+                            cap *= 2;
+                        buf = realloc(buf, cap);
+                    }
+                    memcpy(buf + len, payload, f.len);
+                    len += f.len;
+                } else if (elen + 1 < sizeof r.err) {
+                    size_t keep = f.len < sizeof r.err - 1 - elen ? f.len : sizeof r.err - 1 - elen;
+                    memcpy(r.err + elen, payload, keep);
+                    elen += keep;
+                }
+                memmove(fbuf, fbuf + sizeof f + f.len, flen - sizeof f - f.len);
+                flen -= sizeof f + f.len;
             }
-            ssize_t k = read(from[0], buf + len, cap - len);
-            if (k <= 0)
-                open_out = 0;
-            else
-                len += (size_t)k;
         }
-        if (open_err && p[1].revents) {
+        if (open_err && p[1].revents) {   /* the worker's own stderr (it could not start, say) */
             char tmp[4096];
-            ssize_t k = read(errp[0], tmp, sizeof tmp);
+            ssize_t k = read(worker_err, tmp, sizeof tmp);
             if (k <= 0)
                 open_err = 0;
             else if (elen + 1 < sizeof r.err) {
@@ -203,12 +283,13 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
             }
         }
     }
-    kill(-pid, SIGKILL);   /* the worker's whole group, whatever it started */
-    int st = 0;
-    waitpid(pid, &st, 0);
-    running_worker = 0;
-    close(from[0]);
-    close(errp[0]);
+    free(fbuf);
+    if (flen)   /* more than this request's frames */
+        clean = 0;
+    if (!ended) {   /* timed out, the worker ended, or wrote what is not a frame: how it ended */
+        clean = 0;
+        stop_worker(&st);
+    }
     r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     r.signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     tlc_reply h;
@@ -229,6 +310,9 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
         }
     }
     free(buf);
+    /* Kept for the next request only after a clean run: a reply, no error, ended with status 0. */
+    if (!clean || r.timed_out || !r.ran || r.status || r.missing || !WIFEXITED(st) || WEXITSTATUS(st))
+        stop_worker(NULL);
     return r;
 }
 
@@ -237,9 +321,40 @@ typedef struct { unsigned pc; char where[512]; int line; } site;
 static site sites[1024];
 static int nsites;
 
+/* addr2line -e PATH ADDRESS..., started without a shell; its stdout to read, else NULL. */
+static FILE *start_addr2line(const char *path, char **addresses, int count, pid_t *pid)
+{
+    int p[2];
+    if (pipe(p))
+        return NULL;
+    const char **argv = calloc((size_t)count + 4, sizeof *argv);
+    if (!argv || (*pid = fork()) < 0) {
+        close(p[0]), close(p[1]), free(argv);
+        return NULL;
+    }
+    if (*pid == 0) {
+        argv[0] = "addr2line", argv[1] = "-e", argv[2] = path;
+        for (int i = 0; i < count; i++)
+            argv[3 + i] = addresses[i];
+        dup2(p[1], 1);
+        close(p[0]), close(p[1]);
+        execvp("addr2line", (char *const *)argv);
+        _exit(127);
+    }
+    free(argv);
+    close(p[1]);
+    FILE *f = fdopen(p[0], "r");
+    if (!f)
+        close(p[0]);
+    return f;
+}
+
 static void symbolize(const char *report)
 {
-    char cmd[8192];
+    char cmd[8192];   /* the command as a shell would have it: its length bounds the addresses asked */
+    static char addresses[sizeof sites / sizeof *sites][16];
+    char *asked[sizeof sites / sizeof *sites];
+    int nasked = 0;
     int n = snprintf(cmd, sizeof cmd, "addr2line -e '%s'", code_path);
     int first = nsites;
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
@@ -268,12 +383,15 @@ static void symbolize(const char *report)
             sites[nsites].pc = pcs[k];
             snprintf(sites[nsites].where, sizeof sites[nsites].where, "?");
             n += snprintf(cmd + n, sizeof cmd - n, " 0x%x", pcs[k] - 1);
+            snprintf(addresses[nasked], sizeof addresses[nasked], "0x%x", pcs[k] - 1);
+            asked[nasked] = addresses[nasked], nasked++;
             nsites++;
         }
     }
     if (first == nsites)
         return;
-    FILE *p = popen(cmd, "r");
+    pid_t pid = 0;
+    FILE *p = start_addr2line(code_path, asked, nasked, &pid);
     if (!p)
         return;
     char line[512];
@@ -291,7 +409,9 @@ static void symbolize(const char *report)
         char *colon = strrchr(line, ':');
         sites[i].line = colon ? atoi(colon + 1) : 0;
     }
-    pclose(p);
+    fclose(p);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
 }
 
 static const site *site_of(unsigned pc)
@@ -907,6 +1027,8 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     }
     free(w.out);
     free(w.report);
+    if (!ok)   /* a fresh worker after any run that failed (a refusal, a wrong output): run_worker */
+        stop_worker(NULL);
     return ok;
 }
 

@@ -1,6 +1,6 @@
 /*
- * protocol.h — one request from CPU mode's judge (cpu/judge.c) to a worker
- * (cpu/worker.cc, the lab file inside), and its reply, over a pipe.
+ * protocol.h — the requests of CPU mode's judge (cpu/judge.c) to a worker
+ * (cpu/worker.cc, the lab file inside), and their replies, over pipes.
  *
  * request  tlc_request, then n_in floats (the inputs, one after another)
  * reply    tlc_reply, then n_out floats (the output), then report_len bytes
@@ -49,5 +49,14 @@ typedef struct {
     int32_t missing; /* 1: the lab file has no such launch function */
     uint32_t n_out, report_len;
 } tlc_reply;
+
+/* The worker serves the requests of one check in turn, each run in a child of its own
+ * (cpu/worker.cc); on its stdout, for each request, frames of what that child wrote:
+ * "TLCO" its stdout (the tlc_reply and what follows it), "TLCE" its stderr, each LEN bytes
+ * after the frame, then "TLCX" and 4 bytes: how it ended (its wait status). */
+typedef struct {
+    char magic[4];   /* "TLCO", "TLCE" or "TLCX" */
+    uint32_t len;
+} tlc_frame;
 
 #endif

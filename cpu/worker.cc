@@ -1,7 +1,8 @@
 /*
  * worker.cc — CPU mode's worker: one program for every lab file, with the
- * runtime (cpu/runtime.cc) and no lab code in it. It reads one request on
- * stdin (cpu/protocol.h), puts the inputs in "device" memory, poisons the
+ * runtime (cpu/runtime.cc) and no lab code in it. It reads the check's requests
+ * on stdin (cpu/protocol.h) and runs each in a child of its own (main, below),
+ * which puts the inputs in "device" memory, poisons the
  * output (TLC_POISON), calls the lab's launch function, and writes the output
  * and the runtime's report on the reply pipe. What the lab file prints goes
  * to stderr.
@@ -13,7 +14,8 @@
  * threadIdx) and the library binds to it.
  *
  * Isolation: the judge starts it as a process of its own, in its own process
- * group, with a clean environment and a deadline; here, after starting the
+ * group, with a clean environment and a deadline per request; in each request's
+ * child, which nothing of the lab file has touched before, after starting the
  * runtime's threads and closing every descriptor open for writing to a file,
  * it enters the kit's seccomp sandbox (kit/sandbox.c), then maps the lab
  * file; a forbidden call is named in the reply, and a fault in a kernel (a
@@ -35,6 +37,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The launch functions the lab file defines (the others stay NULL). */
@@ -143,20 +148,16 @@ static int lab_load(char *why, size_t len)
     return 0;
 }
 
-int main(void)
+/* One request, in a process of its own (forked by main, below, before anything of the lab
+ * file exists): its reply on stdout, what the lab file prints on stderr, then it ends. */
+static int run(const tlc_request &q, float *in)
 {
     /* The reply keeps the real stdout; the lab file's printf goes to stderr. */
     reply_fd = dup(1);
     dup2(2, 1);
     setvbuf(stdout, NULL, _IOLBF, 0);   /* what a kernel printed is out before a crash */
-    tlc_request q;
-    if (read_all(0, &q, sizeof q) || memcmp(q.magic, "TLC1", 4)) {
-        fprintf(stderr, "CPU worker: no request on stdin (it is started by the CPU check)\n");
-        return 2;
-    }
-    float *in = (float *)malloc(((size_t)q.n_in + 1) * sizeof(float));
     float *out = (float *)malloc(((size_t)q.n_out + 1) * sizeof(float));
-    if (!in || !out || read_all(0, in, (size_t)q.n_in * sizeof(float))) {
+    if (!out) {
         fprintf(stderr, "CPU worker: the request's inputs did not arrive\n");
         return 2;
     }
@@ -246,4 +247,99 @@ int main(void)
         return 2;
     fflush(stderr);
     _exit(0);   /* the pool's threads are still parked */
+}
+
+static int frame(int fd, char type, const void *p, uint32_t len)
+{
+    tlc_frame f = {{'T', 'L', 'C', type}, len};
+    return write_all(fd, &f, sizeof f) || (len && write_all(fd, p, len)) ? -1 : 0;
+}
+
+/*
+ * The requests of one CPU check, one after another (cpu/protocol.h): this process only reads
+ * them and forks, and never maps the lab file, runs its code or starts the runtime. Each
+ * request runs in a child of its own (run, above), a fresh copy of this process taken before
+ * any of the lab file's code exists: its stdin and this process's pipe to the check are closed
+ * there before the sandbox goes on, so it writes only into pipes of its own, which this process
+ * reads to the end and passes on in frames (its stdout, its stderr, then how it ended), and it
+ * cannot reach another request or this process (the sandbox forbids fork, kill and ptrace). The
+ * check starts a new worker after any run that did not end cleanly (cpu/judge.c run_worker).
+ */
+int main(void)
+{
+    int to_check = dup(1);
+    dup2(2, 1);
+    for (;;) {
+        tlc_request q;
+        ssize_t got = read(0, &q, sizeof q);
+        if (got == 0)
+            return 0;   /* the check has no more requests */
+        if (got != (ssize_t)sizeof q && (got < 0 || read_all(0, (char *)&q + got, sizeof q - (size_t)got)))
+            got = -1;
+        if (got < 0 || memcmp(q.magic, "TLC1", 4)) {
+            fprintf(stderr, "CPU worker: no request on stdin (it is started by the CPU check)\n");
+            return 2;
+        }
+        float *in = (float *)malloc(((size_t)q.n_in + 1) * sizeof(float));
+        if (!in || read_all(0, in, (size_t)q.n_in * sizeof(float))) {
+            fprintf(stderr, "CPU worker: the request's inputs did not arrive\n");
+            return 2;
+        }
+        int out[2], err[2];
+        if (pipe(out) || pipe(err)) {
+            fprintf(stderr, "CPU worker: no pipe: %s\n", strerror(errno));
+            return 2;
+        }
+        pid_t parent = getpid(), pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "CPU worker: cannot fork: %s\n", strerror(errno));
+            return 2;
+        }
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);   /* it ends with this process, however that ends */
+            if (getppid() != parent)
+                _exit(127);
+            close(0);
+            close(to_check);
+            close(out[0]);
+            close(err[0]);
+            dup2(out[1], 1);
+            dup2(err[1], 2);
+            close(out[1]);
+            close(err[1]);
+            return run(q, in);
+        }
+        free(in);
+        close(out[1]);
+        close(err[1]);
+        int open_out = 1, open_err = 1;
+        while (open_out || open_err) {
+            struct pollfd p[2] = {{open_out ? out[0] : -1, POLLIN, 0}, {open_err ? err[0] : -1, POLLIN, 0}};
+            if (poll(p, 2, -1) < 0) {
+                if (errno == EINTR)
+                    continue;
+                return 2;
+            }
+            static char buf[65536];
+            for (int k = 0; k < 2; k++) {
+                if (!p[k].revents)
+                    continue;
+                ssize_t n = read(k ? err[0] : out[0], buf, sizeof buf);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    *(k ? &open_err : &open_out) = 0;
+                else if (frame(to_check, k ? 'E' : 'O', buf, (uint32_t)n))
+                    return 2;   /* the check is gone */
+            }
+        }
+        close(out[0]);
+        close(err[0]);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        int32_t ended = status;
+        if (frame(to_check, 'X', &ended, sizeof ended))
+            return 2;
+    }
 }
