@@ -121,15 +121,25 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h
 	@echo "  CC    $@"
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c $(CPU_OWN_JUDGES) kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
+# The judge once more, as an object for the hidden tests (below): its main is
+# tl_cpu_check_main, which each case runs in a child of the test's process instead
+# of starting cpu-check (cpu/hidden_cases.c), and its exit and atexit are that
+# child's own (the test's handlers must not run in it).
+$(CPU_KIT)/cpu-check-cases.o: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu -Dmain=tl_cpu_check_main -Dexit=tl_cpu_check_exit -Datexit=tl_cpu_check_atexit \
+	  -r -nostdlib cpu/judge.c $(CPU_OWN_JUDGES) kit/sandbox_calls.c -o $@
+
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
-# tests, with the cases run by cpu-check (cpu/hidden_cases.c; a kind may keep
+# tests, with the cases run by the judge (cpu/hidden_cases.c; a kind may keep
 # its own in kinds/KIND/KIND_cpu_cases.c, linked when it is there). The tests'
 # objects are the GPU judges' own (gcc; in the student kit, grader/prebuilt/).
 # The CUDA headers only declare types here: nothing of CUDA is linked.
-$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h $(LAUNCH_TABLE) $(wildcard kinds/*/*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/sparse_encode.o
+$(CPU_KIT)/tests-%: $(KIT)/grader/%_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c cpu/cpu_cases.h $(LAUNCH_TABLE) $(wildcard kinds/*/*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check $(CPU_KIT)/cpu-check-cases.o $(CPU_KIT)/sparse_encode.o
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c $(wildcard kinds/$*/$*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(CFLAGS) -Icpu -DTL_CPU_KIND='"$*"' $(KIT)/grader/$*_tests.c.o $(KIT)/grader/hidden.c.o cpu/hidden_cases.c $(wildcard kinds/$*/$*_cpu_cases.c) kit/json.c kit/shapes.c kit/matrix.c $(CPU_KIT)/cpu-check-cases.o $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 ifneq ($(SRC),)
 # The lab file: preprocessed, rewritten by the source step, compiled with hooks.

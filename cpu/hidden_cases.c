@@ -1,7 +1,8 @@
 /*
  * hidden_cases.c — the case API the hidden tests call (transpose_case.h,
  * matmul_case.h, supersteps_case.h, sparse_case.h), for CPU mode: each case is one run of
- * CPU mode's check (build/cpu/cpu-check, beside this program) on the
+ * CPU mode's check (cpu/judge.c, linked in as tl_cpu_check_main: build/cpu/cpu-check's
+ * own code, run in a child of the test's process rather than started as a program) on the
  * student's CPU worker (TILELAB_WORKER), which seeds, runs, checks and
  * reruns it in a shuffled thread order. Linked with grader/hidden.c and the
  * hidden tests' own sources into build/cpu/tests-KIND, so ./grade --cpu
@@ -77,6 +78,31 @@ static tl_case_verdict verdict_of(const char *v)
            : TL_CASE_WRONG;
 }
 
+/* The judge's main, exit and atexit in this program (cpu/cpu.mk: cpu-check-cases.o). It runs
+ * in a child forked for one case: a fresh copy of the test's process, in which no judge code
+ * has run, so each case starts from the judge's initial state as cpu-check would. Its exit
+ * runs the judge's own atexit handlers (its worker stopped, its folder removed), never the
+ * test's, whose process this child copies. */
+int tl_cpu_check_main(int argc, char **argv);
+static void (*judge_at_exit[8])(void);
+static int judge_at_exits;
+
+int tl_cpu_check_atexit(void (*fn)(void))
+{
+    if (judge_at_exits >= 8)
+        return -1;
+    judge_at_exit[judge_at_exits++] = fn;
+    return 0;
+}
+
+void tl_cpu_check_exit(int status)
+{
+    while (judge_at_exits > 0)
+        judge_at_exit[--judge_at_exits]();
+    fflush(NULL);
+    _exit(status);
+}
+
 /* One cpu-check run: ARGS after the common ones, SHAPE names the case in messages (cpu_cases.h). */
 tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *const *args)
 {
@@ -122,8 +148,7 @@ tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *co
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 1);
         dup2(null, 2);
-        execv(check, (char *const *)argv);
-        _exit(127);
+        tl_cpu_check_exit(tl_cpu_check_main(argc, (char **)argv));
     }
     int status = 0;
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
