@@ -1035,18 +1035,30 @@ static int by_line(const void *x, const void *y)
  * start of "array" (its bank is offset / 4 % 32). */
 static void write_sample(tl_json_writer *jw, const counter *c)
 {
-    /* In nvcc's widths, as the instruction's requests are (apply_ptx_widths). */
+    /* In nvcc's widths, as the instruction's requests are (apply_ptx_widths):
+     * a request that merges accesses costs what they cost together (the
+     * wavefronts or sectors stay the accesses' own), so requests by cost
+     * add up to the instruction's requests and to its wavefronts or sectors. */
     tl_jw_int(jw, "requests_above_ideal", (long long)rounded((double)c->excess * c->per_access));
     tl_jw_object_begin(jw, "requests_by_cost");
+    enum { COSTS = 65 };
+    unsigned long long by_cost[COSTS] = {0};
     for (const char *p = c->by_cost; *p;) {
-        char key[16];
+        unsigned cost = 0;
         unsigned long long n = 0;
-        if (sscanf(p, "%15[0-9]:%llu", key, &n) != 2)
+        if (sscanf(p, "%u:%llu", &cost, &n) != 2)
             break;
-        tl_jw_int(jw, key, (long long)rounded((double)n * c->per_access));
+        unsigned scaled = c->per_access == 1 ? cost : cost ? (unsigned)fmax(1, llround(cost / c->per_access)) : 0;
+        by_cost[scaled < COSTS ? scaled : COSTS - 1] += rounded((double)n * c->per_access);
         p += strcspn(p, ",");
         p += *p == ',';
     }
+    for (int k = 0; k < COSTS; k++)
+        if (by_cost[k]) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", k);
+            tl_jw_int(jw, key, (long long)by_cost[k]);
+        }
     tl_jw_object_end(jw);
     tl_jw_object_begin(jw, "warp");
     tl_jw_int(jw, "block", (long long)c->block);
