@@ -128,11 +128,11 @@ $(B)/tests/cpu: $(CPU_TESTS_SRC) $(GPU_TABLE) kit/json.c grader/counters.c $(KIT
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) tests/gpu/fixtures.c kit/json.c grader/counters.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 cpu-tests: $(B)/tests/cpu cpu-kit need-seccomp
-	MAKEFLAGS= MAKELEVEL= $(B)/tests/cpu -j2
+	MAKEFLAGS= MAKELEVEL= sh mk/timed.sh "CPU-mode suite" $(B)/tests/cpu -j2
 
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
-	$(B)/tests/unit -j1
+	sh mk/timed.sh "unit suite" $(B)/tests/unit -j1
 
 # Grades solutions, skeletons and tests/submissions/ with ./grade, four at a
 # time: their tests share the GPU, but each measurement holds it alone
@@ -143,7 +143,7 @@ unit-tests: $(B)/tests/unit $(B)/tools/report
 # The kit is built first where there is a GPU, so parallel grades never build it.
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 	@! $(KIT)/probe >/dev/null 2>&1 || $(MAKE) --no-print-directory kit
-	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe $(B)/tests/gpu -j4 --verbose
+	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe sh mk/timed.sh "GPU suite" $(B)/tests/gpu -j4 --verbose
 
 # Host-only tests of the instructor tools (plots, batch grading, dists):
 # Criterion tests in tests/tools/ that run the tools on fixtures; they read
@@ -156,12 +156,12 @@ $(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) kit/json.c kit/json.h | need-criteri
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c kit/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
-	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 $(B)/tests/tools -j1)
+	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 sh mk/timed.sh "tool suite" $(B)/tests/tools -j1)
 
 # make test: every suite, then one count line over them all, printed last
 # whatever failed (mk/test-count.sh: "N passed, N failed, N skipped").
 test: $(addprefix need-,$(NEEDS_test))
-	@mkdir -p $(B); { $(MAKE) --no-print-directory test-suites; echo $$? >$(B)/test.status; } 2>&1 | tee $(B)/test.log; \
+	@mkdir -p $(B); { sh mk/timed.sh "make test" $(MAKE) --no-print-directory test-suites; echo $$? >$(B)/test.status; } 2>&1 | tee $(B)/test.log; \
 	sh mk/test-count.sh $(B)/test.log; exit $$(cat $(B)/test.status)
 test-suites: unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory cpu-tests

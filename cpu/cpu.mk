@@ -44,7 +44,7 @@ CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h mma.h cublas.h cublas_v2.h cublas
                        cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
 
 .PHONY: cpu cpu-grade cpu-kit print-cpu
-cpu: $(CPU_OUT)/worker $(CPU_KIT)/cpu-check
+cpu: $(CPU_OUT)/worker $(CPU_OUT)/worker.ptx $(CPU_KIT)/cpu-check
 # ./grade --cpu: the same, and the hidden tests of the lab's kind.
 cpu-grade: cpu $(CPU_KIT)/tests-$(KIND)
 # "WORKER KIND": what the kit's tests (tests/cpu/) run the CPU check with.
@@ -116,10 +116,11 @@ $(CPU_KIT)/contrast/%/worker: $(CPU_KIT)/contrast/%/worker.so $(CPU_KIT)/worker
 # The judge: no lab file in it, and no CUDA. A kind may keep its own CPU-mode
 # check in its folder (cpu/cpu_judge.h): linked when it is there.
 CPU_OWN_JUDGES := $(wildcard kinds/*/*_cpu_judge.c)
-$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o
+# grader/ptx.c: the PTX reader of the grader's checks, for each line's access widths.
+$(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h $(CPU_KIT)/sparse_encode.o grader/ptx.c grader/ptx.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu cpu/judge.c $(CPU_OWN_JUDGES) kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c $(CPU_KIT)/sparse_encode.o -lm -o $@
+	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu -Igrader cpu/judge.c $(CPU_OWN_JUDGES) kit/matrix.c kit/json.c kit/shapes.c kit/sandbox_calls.c grader/ptx.c $(CPU_KIT)/sparse_encode.o -lm -o $@
 
 # The judge once more, as an object for the hidden tests (below): its main is
 # tl_cpu_check_main, which each case runs in a child of the test's process instead
@@ -165,6 +166,16 @@ $(CPU_OUT)/worker.so: $(CPU_OUT)/student.o $(CPU_KIT)/libtlcpu.a | need-seccomp
 	$(Q)$(CPU_CXX) -shared -Wl,-z,now -Wl,-z,relro $< -o $@
 $(CPU_OUT)/worker: $(CPU_OUT)/worker.so $(CPU_KIT)/worker
 	$(Q)cp -f $(CPU_KIT)/worker $@
+# The PTX nvcc compiles the file to (student.ptx of mk/submission.mk, with
+# -lineinfo), beside the worker: cpu-check reads each line's access widths
+# from it, so its requests count what nvcc issues, not what g++ does
+# (cpu/judge.c, apply_ptx_widths). Made by the GPU build's own rule when that
+# has not run yet. Where nvcc cannot make it, there is none (its log beside
+# it): CPU mode still builds, and counts one request per access, saying so.
+$(CPU_OUT)/worker.ptx: $(SRC) $(PUBLIC_HEADERS) mk/submission.mk
+	@mkdir -p $(@D)
+	$(Q)if $(MAKE) --no-print-directory -s -f mk/submission.mk LAB='$(LAB)' KIND='$(KIND)' SRC='$(SRC)' ARCH='$(ARCH)' $(OUT)/student.ptx \
+	      > $(CPU_OUT)/ptx.log 2>&1; then cp -f $(OUT)/student.ptx $@; else rm -f $@; fi
 endif
 
 # make bench-cpu: CPU mode's speed on this machine, a table (cpu/bench.sh);

@@ -12,7 +12,7 @@
  *             [--sparsity dense|zero|blocks|values|along-k] [--density D]
  *             [--seed S] [--timeout S] [--json FILE] [--ncu-csv FILE]
  *             [--sanitizer-logs DIR] [--branches MxKxN | --no-branches]
- *             [--contrast WORKER]
+ *             [--contrast WORKER] [--ptx FILE]
  *
  * --shape: a case of its own, as many as given (up to MAX_SHAPES): RxC for
  * a transpose, MxKxN for a matmul (--mnk is the same), and with --unit for
@@ -31,6 +31,10 @@
  * program): per warp and per stretch between barriers, did the lanes run the
  * same basic blocks. Told, and written to --json's "branches"; not a case:
  * it changes no verdict.
+ * --ptx: the PTX nvcc compiled the lab file to (default WORKER.ptx, which
+ * cpu/cpu.mk puts beside the worker): the counters' requests follow each
+ * line's access width in it (apply_ptx_widths); without it, one request per
+ * access as g++ compiles the file, and the counters say so.
  * For ./grade --cpu: --ncu-csv writes the counters as ncu --csv does,
  * --sanitizer-logs the findings as compute-sanitizer's tools would.
  *
@@ -39,6 +43,7 @@
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "cpu_judge.h"
+#include "ptx.h"
 #include "json.h"
 #include "matrix.h"
 #include "protocol.h"
@@ -509,6 +514,7 @@ typedef struct {
     unsigned size, warp, sample_units, sample_ideal;
     unsigned long long block, excess;
     char by_cost[800], lanes[800], array[96];
+    double per_access;   /* requests per access CPU mode counted: nvcc's width at the line (apply_ptx_widths) */
 } counter;
 static counter counters[MAX_SITES];
 static int ncounters;
@@ -606,6 +612,7 @@ static int read_report(const char *report, int keep_counters)
             c->units = strtoull(f[5], NULL, 10);
             c->ideal = strtoull(f[6], NULL, 10);
             c->sampled = 0;
+            c->per_access = 1;
         } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
             unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
             for (int i = 0; i < ncounters; i++) {
@@ -1032,6 +1039,108 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     return ok;
 }
 
+/* ---- each line's access width, as nvcc compiles it --------------------------
+ * CPU mode counts one request per access as g++ compiles the file; nvcc may
+ * move the same bytes in fewer, wider instructions (lab 4's four As[ty][k]
+ * reads become one 128-bit shared load: cpu/agreement-h100.md, note (b)).
+ * The model: for each line of the lab file, the PTX nvcc compiled the file
+ * to (WORKER.ptx beside the worker, or --ptx) gives per space and direction
+ * its load or store instructions and the bytes they move per thread, with
+ * ptxas's merging of aligned neighbours modelled (grader/ptx.h,
+ * ptx_line_accesses). An access of s bytes there then counts
+ * s x instructions / bytes requests: the line's accesses in nvcc's average
+ * width. It is a ratio because the counts are static: an unrolled copy or a
+ * second path of the line changes instructions and bytes alike. A line nvcc
+ * compiles one to one keeps 1, so does a line the PTX does not have (a
+ * header's, another file's) or has in no such access. Requests are scaled
+ * per instruction and rounded in the totals; sectors and wavefronts stay the
+ * accesses' own (what a warp touches does not change with the width; the
+ * bank conflicts ncu adds to 128-bit loads are the hardware's). */
+static char ptx_path[4096 + 8];
+static const char *ptx_option;
+static char widths_note[600];   /* what the counters' requests follow, said beside them */
+static int widths_from_ptx;     /* 1: the PTX was read */
+
+static void apply_ptx_widths(void)
+{
+    const char *path = ptx_option ? ptx_option : ptx_path;
+    ptx_module m;
+    char err[600] = "";
+    ptx_line_access *lines = NULL;
+    int n = -1;
+    /* The lab file: --source, else the file of the first access CPU mode saw. */
+    char file[512] = "";
+    if (source)
+        snprintf(file, sizeof file, "%s", source);
+    else if (ncounters) {
+        snprintf(file, sizeof file, "%s", site_of(counters[0].pc)->where);
+        char *colon = strrchr(file, ':');
+        if (colon)
+            *colon = 0;
+    }
+    if (!path[0] || access(path, R_OK) != 0) {
+        snprintf(widths_note, sizeof widths_note, "no PTX of the file (nvcc could not make %.300s): requests count one per access as g++ compiles it; nvcc may merge some",
+                 path[0] ? path : "it");
+        return;
+    }
+    if (ptx_read_file(path, &m, err, sizeof err) != 0) {
+        snprintf(widths_note, sizeof widths_note, "the PTX could not be read (%.400s): requests count one per access as g++ compiles it", err);
+        return;
+    }
+    n = ptx_line_accesses(&m, file[0] ? file : NULL, &lines, err, sizeof err);
+    ptx_free(&m);
+    if (n < 0) {
+        snprintf(widths_note, sizeof widths_note, "%.400s: requests count one per access as g++ compiles it", err);
+        return;
+    }
+    widths_from_ptx = 1;
+    int changed = 0;
+    for (int i = 0; i < ncounters; i++) {
+        counter *c = &counters[i];
+        const site *s = site_of(c->pc);
+        char where[512];
+        snprintf(where, sizeof where, "%s", s->where);
+        char *colon = strrchr(where, ':');
+        if (colon)
+            *colon = 0;
+        if (!c->sampled || !c->size || (file[0] && !ptx_same_path(where, file)))
+            continue;
+        /* The PTX's accesses of the same array at the line where it knows
+         * the array ("As", as the access names it: "As[32][32]"), else all
+         * of the line's in this space and direction. */
+        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
+        char array[96];
+        snprintf(array, sizeof array, "%.*s", (int)strcspn(c->array, "["), c->array);
+        long insns = 0, bytes = 0, same_insns = 0, same_bytes = 0;
+        for (int k = 0; k < n; k++)
+            if (lines[k].line == s->line && lines[k].shared == sh && lines[k].store == st) {
+                insns += lines[k].insns, bytes += lines[k].bytes;
+                if (array[0] && !strcmp(lines[k].array, array))
+                    same_insns += lines[k].insns, same_bytes += lines[k].bytes;
+            }
+        if (same_bytes)
+            insns = same_insns, bytes = same_bytes;
+        if (bytes > 0) {
+            c->per_access = (double)c->size * insns / (double)bytes;
+            changed |= insns * (long)c->size != bytes;
+        }
+    }
+    free(lines);
+    snprintf(widths_note, sizeof widths_note, changed ?
+             "requests follow the widths nvcc compiles each line's accesses to: its PTX, and ptxas's merging of aligned neighbours as modelled" : "");
+}
+
+/* An instruction's requests as nvcc would issue them, unrounded. */
+static double requests_of(const counter *c)
+{
+    return (double)c->requests * c->per_access;
+}
+
+static unsigned long long rounded(double x)
+{
+    return (unsigned long long)llround(x);
+}
+
 /* ---- the counters, as ncu's l1tex metrics would read them ------------------ */
 static int by_line(const void *x, const void *y)
 {
@@ -1048,17 +1157,30 @@ static int by_line(const void *x, const void *y)
  * start of "array" (its bank is offset / 4 % 32). */
 static void write_sample(tl_json_writer *jw, const counter *c)
 {
-    tl_jw_int(jw, "requests_above_ideal", (long long)c->excess);
+    /* In nvcc's widths, as the instruction's requests are (apply_ptx_widths):
+     * a request that merges accesses costs what they cost together (the
+     * wavefronts or sectors stay the accesses' own), so requests by cost
+     * add up to the instruction's requests and to its wavefronts or sectors. */
+    tl_jw_int(jw, "requests_above_ideal", (long long)rounded((double)c->excess * c->per_access));
     tl_jw_object_begin(jw, "requests_by_cost");
+    enum { COSTS = 65 };
+    unsigned long long by_cost[COSTS] = {0};
     for (const char *p = c->by_cost; *p;) {
-        char key[16];
+        unsigned cost = 0;
         unsigned long long n = 0;
-        if (sscanf(p, "%15[0-9]:%llu", key, &n) != 2)
+        if (sscanf(p, "%u:%llu", &cost, &n) != 2)
             break;
-        tl_jw_int(jw, key, (long long)n);
+        unsigned scaled = c->per_access == 1 ? cost : cost ? (unsigned)fmax(1, llround(cost / c->per_access)) : 0;
+        by_cost[scaled < COSTS ? scaled : COSTS - 1] += rounded((double)n * c->per_access);
         p += strcspn(p, ",");
         p += *p == ',';
     }
+    for (int k = 0; k < COSTS; k++)
+        if (by_cost[k]) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", k);
+            tl_jw_int(jw, key, (long long)by_cost[k]);
+        }
     tl_jw_object_end(jw);
     tl_jw_object_begin(jw, "warp");
     tl_jw_int(jw, "block", (long long)c->block);
@@ -1082,29 +1204,44 @@ static void write_sample(tl_json_writer *jw, const counter *c)
     tl_jw_object_end(jw);
 }
 
-static void print_counters(const char *shape, tl_json_writer *jw)
+/* Every instruction's counts summed: [shared][st][requests, units, ideal],
+ * requests in nvcc's widths, rounded once. */
+static void counter_totals(unsigned long long t[2][2][3])
 {
-    unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
+    double req[2][2] = {{0}};
+    memset(t, 0, sizeof(unsigned long long[2][2][3]));
     for (int i = 0; i < ncounters; i++) {
         counter *c = &counters[i];
         int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
-        t[sh][st][0] += c->requests, t[sh][st][1] += c->units, t[sh][st][2] += c->ideal;
+        req[sh][st] += requests_of(c), t[sh][st][1] += c->units, t[sh][st][2] += c->ideal;
     }
+    for (int sh = 0; sh < 2; sh++)
+        for (int st = 0; st < 2; st++)
+            t[sh][st][0] = rounded(req[sh][st]);
+}
+
+static void print_counters(const char *shape, tl_json_writer *jw)
+{
+    unsigned long long t[2][2][3];
+    counter_totals(t);
     if (!ncounters)
         return;
     qsort(counters, ncounters, sizeof *counters, by_line);
     printf("\nMemory counters at %s, per warp-level request (ncu's l1tex counters, computed):\n", shape);
+    if (widths_note[0])
+        printf("  (%s)\n", widths_note);
     for (int i = 0; i < ncounters; i++) {
         counter *c = &counters[i];
         const site *s = site_of(c->pc);
         int sh = !strcmp(c->space, "shared");
-        double per = c->requests ? (double)c->units / c->requests : 0, ideal = c->requests ? (double)c->ideal / c->requests : 0;
+        double r = requests_of(c);
+        double per = r > 0 ? (double)c->units / r : 0, ideal = r > 0 ? (double)c->ideal / r : 0;
         if (sh)
             printf("  %-40s shared %-5s %9llu requests  %6.2f bank conflicts/request (ideal %.2f)\n", s->where,
-                   strcmp(c->op, "st") ? "load" : "store", c->requests, per - ideal, 0.0);
+                   strcmp(c->op, "st") ? "load" : "store", rounded(r), per - ideal, 0.0);
         else
             printf("  %-40s global %-5s %9llu requests  %6.2f sectors/request (ideal %.2f)\n", s->where,
-                   strcmp(c->op, "st") ? "load" : "store", c->requests, per, ideal);
+                   strcmp(c->op, "st") ? "load" : "store", rounded(r), per, ideal);
     }
     if (jw) {
         tl_jw_object_begin(jw, "counters");
@@ -1119,6 +1256,10 @@ static void print_counters(const char *shape, tl_json_writer *jw)
         tl_jw_int(jw, "shared_st_requests", (long long)t[1][1][0]);
         tl_jw_int(jw, "shared_st_wavefronts", (long long)t[1][1][1]);
         tl_jw_int(jw, "shared_st_bank_conflicts", (long long)(t[1][1][1] - t[1][1][2]));
+        /* "ptx": requests in nvcc's widths where its PTX was read; "source": one per access */
+        tl_jw_string(jw, "request_widths", widths_from_ptx ? "ptx" : "source");
+        if (widths_note[0])
+            tl_jw_string(jw, "request_widths_note", widths_note);
         tl_jw_array_begin(jw, "sites");
         for (int i = 0; i < ncounters; i++) {
             counter *c = &counters[i];
@@ -1126,7 +1267,9 @@ static void print_counters(const char *shape, tl_json_writer *jw)
             tl_jw_int(jw, "line", site_of(c->pc)->line);
             tl_jw_string(jw, "space", c->space);
             tl_jw_string(jw, "op", c->op);
-            tl_jw_int(jw, "requests", (long long)c->requests);
+            tl_jw_int(jw, "requests", (long long)rounded(requests_of(c)));
+            if (c->per_access != 1)   /* as g++ compiled the line: one per access */
+                tl_jw_int(jw, "accesses", (long long)c->requests);
             tl_jw_int(jw, strcmp(c->space, "shared") ? "sectors" : "wavefronts", (long long)c->units);
             tl_jw_int(jw, "ideal", (long long)c->ideal);
             if (c->sampled)
@@ -1143,12 +1286,8 @@ static void print_counters(const char *shape, tl_json_writer *jw)
  * reads both), one launch: every kernel of the case summed. */
 static int write_ncu_csv(const char *path)
 {
-    unsigned long long t[2][2][3] = {{{0}}};   /* [shared][st][requests, units, ideal] */
-    for (int i = 0; i < ncounters; i++) {
-        counter *c = &counters[i];
-        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
-        t[sh][st][0] += c->requests, t[sh][st][1] += c->units, t[sh][st][2] += c->ideal;
-    }
+    unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
+    counter_totals(t);
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
@@ -1281,7 +1420,8 @@ static void usage(FILE *to)
     fprintf(to, "usage: cpu-check --worker PATH --kind transpose|matmul|supersteps|sparse [--lab ID] [--source FILE]\n"
                 "       [--shape RxC|MxKxN|N]... [--unit NAME] [--counters SHAPE | --no-counters]\n"
                 "       [--sparsity dense|zero|blocks|values|along-k] [--density D] [--seed S]\n"
-                "       [--timeout S] [--json FILE] [--branches MxKxN | --no-branches] [--contrast WORKER]\n");
+                "       [--timeout S] [--json FILE] [--branches MxKxN | --no-branches] [--contrast WORKER]\n"
+                "       [--ptx FILE]\n");
 }
 
 /* ---- main: the options, the shapes, the cases, the report ----------------- */
@@ -1312,6 +1452,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (OPT("--kind")) kind = v;
         else if (OPT("--lab")) lab = v;
         else if (OPT("--source")) source = v;
+        else if (OPT("--ptx")) ptx_option = v;
         else if (OPT("--shape") || OPT("--mnk")) {
             if (o->nshapes == MAX_SHAPES) {
                 option_error("at most %d shapes (--shape, --mnk) in one run; run it again for the others", MAX_SHAPES);
@@ -1374,6 +1515,7 @@ static int prepare_worker(void)
         return 2;
     }
     snprintf(code_path, sizeof code_path, "%s.so", worker_abs);
+    snprintf(ptx_path, sizeof ptx_path, "%s.ptx", worker_abs);   /* the file's PTX, beside it (cpu/cpu.mk) */
     if (access(code_path, R_OK) != 0)
         snprintf(code_path, sizeof code_path, "%s", worker_abs);
     /* Under TMPDIR where one is set (./grade sets one of its own, removed when it ends). */
@@ -1669,6 +1811,8 @@ static int report_cases(const options *o, const char *cshape)
     } else {
         printf("\nChecks: no shared-memory race, no barrier problem, no out-of-bounds access.\n");
     }
+    if (cshape[0])
+        apply_ptx_widths();
     if (cshape[0])
         print_counters(cshape, jf ? &jw : NULL);
     if (branch_runs[0].kernel) {

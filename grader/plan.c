@@ -207,20 +207,24 @@ static int check(const char *lab, const char *seed, const char *file, const char
 static void measure_workers(const tl_rubric *r, const char *kit, buffer *args)
 {
     const lab_kind *k = kind_of(r);
-    const char *workers[][2] = {{k->copy_worker ? "copy" : NULL, "--copy-worker"},
-                                {k->library_worker && r->library[0] ? r->library : NULL, "--library-worker"},
-                                {k->naive_worker ? "naive" : NULL, "--naive-worker"},
-                                {k->cublas_worker ? "cublas" : NULL, "--cublas-worker"}};
+    /* Each worker the kind times beside yours; the library's is there for comparison
+     * only, under its own title (the rubric's library_title). */
+    const struct {
+        const char *name, *option, *title;
+    } workers[] = {{k->copy_worker ? "copy" : NULL, "--copy-worker", NULL},
+                   {k->library_worker && r->library[0] ? r->library : NULL, "--library-worker", r->library_title},
+                   {k->naive_worker ? "naive" : NULL, "--naive-worker", NULL},
+                   {k->cublas_worker ? "cublas" : NULL, "--cublas-worker", NULL}};
     for (size_t i = 0; i < sizeof workers / sizeof workers[0]; i++) {
-        if (!workers[i][0])
+        if (!workers[i].name)
             continue;
         char worker[1024];
-        snprintf(worker, sizeof worker, "%s/workers/%s", kit, workers[i][0]);
-        add_word(args, workers[i][1]);
+        snprintf(worker, sizeof worker, "%s/workers/%s", kit, workers[i].name);
+        add_word(args, workers[i].option);
         add_word(args, worker);
-        if (i == 1) {   /* timed beside yours for comparison only, under its own title */
+        if (workers[i].title) {
             add_word(args, "--library-source");
-            add_word(args, r->library_title);
+            add_word(args, workers[i].title);
         }
     }
 }

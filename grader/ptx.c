@@ -74,11 +74,13 @@ static int unterminated_directive(const char *t, const char *eol)
     return 0;
 }
 
-/* Copies text without comments and without those directives. Strings are kept whole. */
+/* Copies text without comments and without those directives, except that
+ * .loc and .file become statements of their own (a ';' added): the source
+ * lines of what follows (ptx_line_accesses). Strings are kept whole. */
 static char *clean(const char *text)
 {
     size_t n = strlen(text);
-    char *out = xrealloc(NULL, n + 1), *o = out;
+    char *out = xrealloc(NULL, 2 * n + 1), *o = out;   /* room for a ';' a line */
     const char *p = text;
     int in_block = 0;
     while (*p) {
@@ -89,6 +91,14 @@ static char *clean(const char *text)
         if (!in_block) {
             const char *t = skip_space(p, eol);
             if (unterminated_directive(t, eol)) {
+                if (!strncmp(t, ".loc", 4) || !strncmp(t, ".file", 5)) {
+                    const char *e = eol;
+                    if (e > t && e[-1] == '\r')
+                        e--;
+                    memcpy(o, t, (size_t)(e - t));
+                    o += e - t;
+                    *o++ = ';';
+                }
                 p = *eol ? eol + 1 : eol;
                 *o++ = '\n';
                 continue;
@@ -153,7 +163,7 @@ static long type_bytes(const char *t, size_t n)
  * `.shared .v4 .f32 v[8], w[8]`: appends each array. */
 static void parse_shared_decl(const char *s, const char *end, ptx_array **arrays, int *n)
 {
-    long elem = 1, vec = 1;
+    long elem = 1, vec = 1, align = 1;
     int is_extern = has_token(s, end, ".extern");
     const char *p = s;
     while (p < end) {
@@ -167,6 +177,7 @@ static void parse_shared_decl(const char *s, const char *end, ptx_array **arrays
             size_t tn = (size_t)(p - t);
             if (tn == 6 && !strncmp(t, ".align", 6)) {
                 p = skip_space(p, end);
+                align = strtol(p, NULL, 10) > 0 ? strtol(p, NULL, 10) : 1;
                 while (p < end && isdigit((unsigned char)*p))
                     p++;
             } else if (tn == 3 && !strncmp(t, ".v2", 3))
@@ -210,6 +221,7 @@ static void parse_shared_decl(const char *s, const char *end, ptx_array **arrays
         *arrays = xrealloc(*arrays, (size_t)(*n + 1) * sizeof **arrays);
         (*arrays)[*n].name = xstrndup(name, name_len);
         (*arrays)[*n].bytes = unsized || is_extern ? -1 : count * elem * vec;
+        (*arrays)[*n].align = align;
         (*n)++;
     }
 }
@@ -319,11 +331,20 @@ static void parse_statement(ptx_module *m, ptx_function *f, const char *s, const
     }
     if (s >= end)
         return;
-    if (*s == '.') {   /* a directive: .reg, .param, .pragma, or a shared array */
+    if (*s == '.') {   /* a directive: .loc, .reg, .param, .pragma, or a shared array */
+        if (end - s > 4 && !strncmp(s, ".loc", 4) && isspace((unsigned char)s[4])) {
+            /* .loc FILE LINE COL[, function_name ..., inlined_at ...]: the innermost place */
+            char *after;
+            long file = strtol(s + 4, &after, 10);
+            f->loc_file = (int)file;
+            f->loc_line = (int)strtol(after, NULL, 10);
+            return;
+        }
         if (has_token(s, end, ".shared"))
             parse_shared_decl(s, end, &f->arrays, &f->n_arrays);
         return;
     }
+    const char *statement = s;
     if (*s == '@') {   /* the guard predicate: @%p1, @!%p1 */
         while (s < end && !isspace((unsigned char)*s))
             s++;
@@ -332,7 +353,8 @@ static void parse_statement(ptx_module *m, ptx_function *f, const char *s, const
     const char *op = s;
     while (s < end && !isspace((unsigned char)*s))
         s++;
-    ptx_insn in = {classify(op, (size_t)(s - op)), NULL};
+    ptx_insn in = {classify(op, (size_t)(s - op)), NULL, xstrndup(statement, (size_t)(end - statement)),
+                   f->loc_file, f->loc_line};
     const char *p = skip_space(s, end);
     if (in.op == PTX_BRANCH || in.op == PTX_CALL) {
         if (in.op == PTX_CALL && p < end && *p == '(') {   /* (retval0), */
@@ -415,6 +437,19 @@ int ptx_parse(const char *text, ptx_module *m, char *err, size_t errlen)
             break;
         int entry = has_token(s, p, ".entry"), func = has_token(s, p, ".func");
         if (*p == ';') {
+            if (!strncmp(s, ".file", 5) && isspace((unsigned char)s[5])) {   /* .file 1 "path"[, time, size] */
+                char *after;
+                long id = strtol(s + 5, &after, 10);
+                const char *q1 = memchr(after, '"', (size_t)(p - after)), *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(p - q1 - 1)) : NULL;
+                if (q2) {
+                    m->files = xrealloc(m->files, (size_t)(m->n_files + 1) * sizeof *m->files);
+                    m->file_ids = xrealloc(m->file_ids, (size_t)(m->n_files + 1) * sizeof *m->file_ids);
+                    m->files[m->n_files] = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
+                    m->file_ids[m->n_files++] = (int)id;
+                }
+                p++;
+                continue;
+            }
             if (!entry && !func && has_token(s, p, ".shared"))
                 parse_shared_decl(s, p, &m->arrays, &m->n_arrays);
             p++;   /* a prototype, .version, .target, a global: nothing to count */
@@ -495,8 +530,10 @@ void ptx_free(ptx_module *m)
         for (int j = 0; j < f->n_refs; j++)
             free(f->refs[j]);
         free(f->refs);
-        for (int j = 0; j < f->n_insns; j++)
+        for (int j = 0; j < f->n_insns; j++) {
             free(f->insns[j].target);
+            free(f->insns[j].text);
+        }
         free(f->insns);
         for (int j = 0; j < f->n_labels; j++)
             free(f->labels[j].name);
@@ -506,6 +543,10 @@ void ptx_free(ptx_module *m)
     for (int i = 0; i < m->n_arrays; i++)
         free(m->arrays[i].name);
     free(m->arrays);
+    for (int i = 0; i < m->n_files; i++)
+        free(m->files[i]);
+    free(m->files);
+    free(m->file_ids);
     memset(m, 0, sizeof *m);
 }
 
@@ -1306,4 +1347,515 @@ int ptx_ncu_kernels(const char *csv_path, char ***names, long **dynamic_bytes, c
         return -1;
     }
     return n;
+}
+
+/* ---- accesses per source line (ptx.h: ptx_line_accesses) --------------------- */
+
+int ptx_same_path(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la < lb) {
+        const char *t = a;
+        a = b, b = t;
+        size_t n = la;
+        la = lb, lb = n;
+    }
+    while (lb > 2 && !strncmp(b, "./", 2))
+        b += 2, lb -= 2;
+    return lb && !strcmp(a + la - lb, b) && (la == lb || a[la - lb - 1] == '/');
+}
+
+/* Alignments are powers of two, kept up to 16 bytes: the widest access. */
+enum { ALIGN_TOP = 16 };
+
+static long pow2_of(long long v)
+{
+    if (v == 0)
+        return ALIGN_TOP;
+    long a = 1;
+    while (a < ALIGN_TOP && !(v & a))
+        a <<= 1;
+    return a;
+}
+
+static long align_product(long a, long b)
+{
+    long p = a * b;
+    return p > ALIGN_TOP ? ALIGN_TOP : p;
+}
+
+/* Operand i (0 first) of an instruction's text, up to ',' or ';' (brackets kept whole). */
+static int operand(const char *text, int i, char *out, size_t len)
+{
+    const char *p = text;
+    if (*p == '@')
+        p += strcspn(p, " \t\n");
+    p = skip_space(p, p + strlen(p));
+    p += strcspn(p, " \t\n");   /* the opcode */
+    for (int k = 0;; k++) {
+        p = skip_space(p, p + strlen(p));
+        if (!*p)
+            return 0;
+        const char *q = p;
+        int depth = 0;
+        while (*q && (depth || *q != ',')) {
+            depth += *q == '[' || *q == '{' ? 1 : *q == ']' || *q == '}' ? -1 : 0;
+            q++;
+        }
+        if (k == i) {
+            while (q > p && isspace((unsigned char)q[-1]))
+                q--;
+            snprintf(out, len, "%.*s", (int)(q - p), p);
+            return 1;
+        }
+        if (!*q)
+            return 0;
+        p = q + 1;
+    }
+}
+
+static int starts(const char *s, const char *prefix)
+{
+    return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The registers of one function and what is known of their values' alignment. */
+typedef struct {
+    char **names;
+    long *align;
+    int *array;   /* the shared array its value points into: SYM_UNSEEN, SYM_NONE, or an index (array_at) */
+    int n;
+} reg_aligns;
+
+enum { SYM_UNSEEN = -2, SYM_NONE = -1 };
+
+static int reg_index(reg_aligns *r, const char *name, int add)
+{
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->names[i], name))
+            return i;
+    if (!add)
+        return -1;
+    r->names = xrealloc(r->names, (size_t)(r->n + 1) * sizeof *r->names);
+    r->align = xrealloc(r->align, (size_t)(r->n + 1) * sizeof *r->align);
+    r->array = xrealloc(r->array, (size_t)(r->n + 1) * sizeof *r->array);
+    r->names[r->n] = xstrndup(name, strlen(name));
+    r->align[r->n] = ALIGN_TOP;   /* optimistic until a definition says less (below) */
+    r->array[r->n] = SYM_UNSEEN;
+    return r->n++;
+}
+
+/* Where a kernel's own shared arrays lie: declared in order, each at the next
+ * multiple of its .align from 0 (ptxas places a kernel's static shared memory
+ * at the start of the block's window, whose start is aligned). An array of
+ * module scope (and dynamic shared memory) is known by its .align alone. */
+static long symbol_align(const ptx_module *m, const ptx_function *f, const char *name)
+{
+    long at = 0;
+    for (int i = 0; i < f->n_arrays; i++) {
+        const ptx_array *a = &f->arrays[i];
+        long al = a->align > 0 ? a->align : 1;
+        at = (at + al - 1) / al * al;
+        if (!strcmp(a->name, name))
+            return pow2_of(at);
+        at += a->bytes > 0 ? a->bytes : 0;
+    }
+    for (int i = 0; i < m->n_arrays; i++)
+        if (!strcmp(m->arrays[i].name, name))
+            return m->arrays[i].align < ALIGN_TOP ? m->arrays[i].align : ALIGN_TOP;
+    return 1;
+}
+
+/* Shared arrays by index: the function's own first, then the module's. */
+static const ptx_array *array_at(const ptx_module *m, const ptx_function *f, int i)
+{
+    return i < 0 ? NULL : i < f->n_arrays ? &f->arrays[i] : i - f->n_arrays < m->n_arrays ? &m->arrays[i - f->n_arrays] : NULL;
+}
+
+static int array_named(const ptx_module *m, const ptx_function *f, const char *name)
+{
+    for (int i = 0; i < f->n_arrays; i++)
+        if (!strcmp(f->arrays[i].name, name))
+            return i;
+    for (int i = 0; i < m->n_arrays; i++)
+        if (!strcmp(m->arrays[i].name, name))
+            return f->n_arrays + i;
+    return SYM_NONE;
+}
+
+/* The shared array an operand points into (a register's, as far as known). */
+static int value_array(const ptx_module *m, const ptx_function *f, reg_aligns *r, const char *v)
+{
+    if (*v == '%') {
+        char name[96];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(v, "#"), v);
+        int i = reg_index(r, name, 0);
+        return i < 0 ? SYM_NONE : r->array[i];
+    }
+    return isdigit((unsigned char)*v) || *v == '-' ? SYM_NONE : array_named(m, f, v);
+}
+
+/* What an instruction leaves in its destination: which array it points into.
+ * Moves keep it; an add or sub of an array's address and an offset is that
+ * array's; anything else points into none (that we know of). */
+static int defined_array(const ptx_module *m, const ptx_function *f, reg_aligns *r, const ptx_insn *in)
+{
+    const char *t = in->text;
+    if (*t == '@')
+        t = skip_space(t + strcspn(t, " \t\n"), t + strlen(t));
+    char a[128], b[128], c[128];
+    int na = operand(in->text, 1, a, sizeof a), nb = operand(in->text, 2, b, sizeof b), nc = operand(in->text, 3, c, sizeof c);
+    if ((starts(t, "mov.") || starts(t, "cvta.") || starts(t, "cvt.")) && na && !nb)
+        return value_array(m, f, r, a);
+    if ((starts(t, "add.") || starts(t, "sub.")) && na && nb && !nc) {
+        int x = value_array(m, f, r, a), y = value_array(m, f, r, b);
+        return x >= 0 && y < 0 ? x : y >= 0 && x < 0 && starts(t, "add.") ? y : SYM_NONE;
+    }
+    if ((starts(t, "mad.lo.") || starts(t, "mad.wide.")) && na && nb && nc) {
+        int x = value_array(m, f, r, c);
+        return value_array(m, f, r, a) < 0 && value_array(m, f, r, b) < 0 ? x : SYM_NONE;
+    }
+    return SYM_NONE;
+}
+
+/* The name the source gave a shared array: a static one in a function is
+ * "demoted" under its mangled local name (_ZZ12matmul_tiledPKfS0_PfiiiE2As:
+ * As), one at file scope keeps its own. */
+static void source_name(const char *ptx_name, char *out, size_t len)
+{
+    snprintf(out, len, "%s", ptx_name);
+    if (strncmp(ptx_name, "_ZZ", 3))
+        return;
+    size_t n = strlen(ptx_name);
+    for (size_t i = n; i-- > 3;) {   /* E<length><name>, maybe with a _<number> after it */
+        if (ptx_name[i] != 'E' || !isdigit((unsigned char)ptx_name[i + 1]))
+            continue;
+        char *end;
+        long l = strtol(ptx_name + i + 1, &end, 10);
+        size_t rest = n - (size_t)(end - ptx_name);
+        if (l > 0 && (size_t)l <= rest && (rest == (size_t)l || end[l] == '_')) {
+            snprintf(out, len, "%.*s", (int)l, end);
+            return;
+        }
+    }
+}
+
+/* The alignment of an operand: a register's, an immediate's, a shared array's. */
+static long value_align(const ptx_module *m, const ptx_function *f, reg_aligns *r, const char *v)
+{
+    if (*v == '%') {
+        char name[96];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(v, "#"), v);   /* "%r7#2": %r7 after 2 definitions */
+        int i = reg_index(r, name, 0);
+        return i < 0 ? 1 : r->align[i];   /* %tid.x and the like: anything */
+    }
+    if (isdigit((unsigned char)*v) || *v == '-') {
+        if (v[0] == '0' && (v[1] == 'f' || v[1] == 'd' || v[1] == 'F' || v[1] == 'D'))
+            return 1;   /* a float's bits */
+        return pow2_of(strtoll(v, NULL, 0));
+    }
+    return symbol_align(m, f, v);
+}
+
+/* What an instruction leaves in its destination register, as an alignment:
+ * moves and conversions keep it, add and sub the lesser of two, shl, mul and
+ * mad multiply it, an and with a mask of low zeros sets it; anything else
+ * (a load, %tid, arithmetic of other kinds): nothing known. -1: no destination. */
+static long defined_align(const ptx_module *m, const ptx_function *f, reg_aligns *r, const ptx_insn *in, char *dest, size_t len)
+{
+    if (in->op == PTX_BRANCH || in->op == PTX_CALL || in->op == PTX_BARRIER)
+        return -1;
+    const char *t = in->text;
+    if (*t == '@')   /* a guarded definition: one of the register's definitions all the same */
+        t = skip_space(t + strcspn(t, " \t\n"), t + strlen(t));
+    if (starts(t, "st.") || starts(t, "st ") || starts(t, "red.") || starts(t, "ret") || starts(t, "exit") ||
+        starts(t, "membar") || starts(t, "fence") || starts(t, "cp."))
+        return -1;
+    if (!operand(in->text, 0, dest, len) || *dest != '%')
+        return -1;
+    char a[128], b[128], c[128];
+    int na = operand(in->text, 1, a, sizeof a), nb = operand(in->text, 2, b, sizeof b), nc = operand(in->text, 3, c, sizeof c);
+    if ((starts(t, "mov.") || starts(t, "cvta.") || starts(t, "cvt.")) && na && !nb)
+        return value_align(m, f, r, a);
+    if ((starts(t, "add.") || starts(t, "sub.")) && na && nb && !nc) {
+        long x = value_align(m, f, r, a), y = value_align(m, f, r, b);
+        return x < y ? x : y;
+    }
+    if (starts(t, "shl.") && na && nb && isdigit((unsigned char)*b)) {
+        long s = strtol(b, NULL, 10), x = value_align(m, f, r, a);
+        while (s-- > 0 && x < ALIGN_TOP)
+            x <<= 1;
+        return x;
+    }
+    if ((starts(t, "mul.lo.") || starts(t, "mul.wide.")) && na && nb && !nc)
+        return align_product(value_align(m, f, r, a), value_align(m, f, r, b));
+    if ((starts(t, "mad.lo.") || starts(t, "mad.wide.")) && na && nb && nc) {
+        long p = align_product(value_align(m, f, r, a), value_align(m, f, r, b)), q = value_align(m, f, r, c);
+        return p < q ? p : q;
+    }
+    if (starts(t, "and.") && na && nb && (isdigit((unsigned char)*b) || *b == '-')) {
+        long x = value_align(m, f, r, a), k = pow2_of(strtoll(b, NULL, 0));
+        return x > k ? x : k;
+    }
+    return 1;   /* a load, %tid, other arithmetic: nothing known */
+}
+
+/* Every register's alignment, over all its definitions (a loop's register is
+ * defined twice: the least of them), to a fixed point. */
+static void align_registers(const ptx_module *m, const ptx_function *f, reg_aligns *r)
+{
+    char dest[128];
+    for (int changed = 1, rounds = 0; changed && rounds < 64; rounds++) {
+        changed = 0;
+        for (int i = 0; i < f->n_insns; i++) {
+            long a = defined_align(m, f, r, &f->insns[i], dest, sizeof dest);
+            if (a < 0)
+                continue;
+            int k = reg_index(r, dest, 1);
+            if (a < r->align[k]) {
+                r->align[k] = a;
+                changed = 1;
+            }
+            /* Its array: the one all its definitions agree on, else none. */
+            int x = defined_array(m, f, r, &f->insns[i]);
+            if (r->array[k] != x && r->array[k] != SYM_NONE && !(x == SYM_UNSEEN)) {
+                r->array[k] = r->array[k] == SYM_UNSEEN ? x : SYM_NONE;
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* One global or shared load or store of the PTX. */
+typedef struct {
+    int index;             /* the instruction's */
+    int shared, store, width, line, file;
+    char base[96];         /* [base+offset]: a register or a symbol */
+    long long offset;
+    char guard[32];
+    int epoch;             /* what may not be merged across: counted up by barriers, calls, aliasing */
+    int array;             /* the shared array it reads or writes, SYM_NONE when not known */
+    int merged;            /* 1: folded into an earlier access */
+} mem_access;
+
+/* Parses a load or store of global or shared memory; 0 when the instruction is none. */
+static int parse_access(const ptx_insn *in, mem_access *a)
+{
+    const char *t = in->text;
+    memset(a, 0, sizeof *a);
+    if (*t == '@') {
+        size_t n = strcspn(t, " \t\n");
+        snprintf(a->guard, sizeof a->guard, "%.*s", (int)n, t);
+        t = skip_space(t + n, t + strlen(t));
+    }
+    size_t n = strcspn(t, " \t\n");
+    int ld = starts(t, "ld.") || starts(t, "ldu."), st = starts(t, "st.");
+    if (!ld && !st)
+        return 0;
+    int shared = 0, global = 0, vec = 1;
+    long type = 0;
+    for (const char *p = t; p < t + n;) {
+        const char *q = p + 1;
+        while (q < t + n && *q != '.')
+            q++;
+        size_t cn = (size_t)(q - p);
+        if (p != t) {
+            if (component_is(p + 1, cn - 1, "shared") || (cn > 9 && !strncmp(p + 1, "shared::", 8)))
+                shared = 1;
+            else if (component_is(p + 1, cn - 1, "global"))
+                global = 1;
+            else if (component_is(p + 1, cn - 1, "volatile") || component_is(p + 1, cn - 1, "relaxed") ||
+                     component_is(p + 1, cn - 1, "acquire") || component_is(p + 1, cn - 1, "release"))
+                return 0;   /* ordered accesses: never merged, and not what the counters watch */
+            else if (component_is(p + 1, cn - 1, "v2"))
+                vec = 2;
+            else if (component_is(p + 1, cn - 1, "v4"))
+                vec = 4;
+            else if (component_is(p + 1, cn - 1, "v8"))
+                vec = 8;
+            else if (type_bytes(p, cn))
+                type = type_bytes(p, cn);
+        }
+        p = q;
+    }
+    if ((!shared && !global) || !type)
+        return 0;
+    a->shared = shared, a->store = st, a->width = (int)(type * vec);
+    a->line = in->line, a->file = in->file;
+    const char *open = strchr(t, '['), *close = open ? strchr(open, ']') : NULL;
+    if (!open || !close)
+        return 1;
+    const char *p = skip_space(open + 1, close), *q = p;
+    while (q < close && *q != '+' && *q != '-' && !isspace((unsigned char)*q))
+        q++;
+    snprintf(a->base, sizeof a->base, "%.*s", (int)(q - p), p);
+    q = skip_space(q, close);
+    if (q < close && (*q == '+' || *q == '-')) {
+        int neg = *q == '-';
+        q = skip_space(q + 1, close);
+        neg ^= *q == '-';
+        a->offset = strtoll(q + (*q == '-'), NULL, 0) * (neg ? -1 : 1);
+    }
+    return 1;
+}
+
+static int has_offset(const mem_access *acc, int n, int from, const mem_access *like, long long offset)
+{
+    for (int j = from; j < n; j++) {
+        const mem_access *b = &acc[j];
+        if (!b->merged && b->offset == offset && b->shared == like->shared && b->store == like->store &&
+            b->width == like->width && b->epoch == like->epoch && !strcmp(b->base, like->base) &&
+            !strcmp(b->guard, like->guard))
+            return j;
+    }
+    return -1;
+}
+
+/* ptxas's merge, as modelled (ptx.h): access i and those that complete an
+ * aligned chunk of `chunk` bytes with it fold into one. 1 when they did. */
+static int merge_chunk(mem_access *acc, int n, int i, long base_align, int chunk)
+{
+    mem_access *a = &acc[i];
+    if (base_align < chunk || a->width >= chunk || a->offset % chunk)
+        return 0;
+    int parts = chunk / a->width, at[8];
+    if (parts > 8)
+        return 0;
+    for (int k = 1; k < parts; k++)
+        if ((at[k] = has_offset(acc, n, i + 1, a, a->offset + (long long)k * a->width)) < 0)
+            return 0;
+    for (int k = 1; k < parts; k++)
+        acc[at[k]].merged = 1;
+    a->width = chunk;
+    return 1;
+}
+
+static int by_line_space(const void *x, const void *y)
+{
+    const ptx_line_access *a = x, *b = y;
+    return a->line != b->line ? a->line - b->line : a->shared != b->shared ? a->shared - b->shared :
+           a->store != b->store ? a->store - b->store : strcmp(a->array, b->array);
+}
+
+int ptx_line_accesses(const ptx_module *m, const char *source, ptx_line_access **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int file = -1;
+    for (int i = 0; i < m->n_files && file < 0; i++)
+        if (!source || ptx_same_path(m->files[i], source))
+            file = m->file_ids[i];
+    if (file < 0) {
+        if (!m->n_files)
+            say(err, errlen, "the PTX has no line information (.file, .loc: compiled without -lineinfo?)");
+        else
+            say(err, errlen, "the PTX names no file %s (its first: %s)", source ? source : "", m->files[0]);
+        return -1;
+    }
+    ptx_line_access *lines = NULL;
+    int n_lines = 0;
+    for (int fi = 0; fi < m->n_funcs; fi++) {
+        const ptx_function *f = &m->funcs[fi];
+        reg_aligns regs = {0};
+        align_registers(m, f, &regs);
+        mem_access *acc = xrealloc(NULL, (size_t)(f->n_insns + 1) * sizeof *acc);
+        /* Per space (0 global, 1 shared): the run accesses may merge within,
+         * and the direction of its last access. */
+        int n = 0, epoch[2] = {0, 0}, last_store[2] = {-1, -1}, label = 0;
+        reg_aligns defs = {0};   /* per register, how many definitions so far (in .align) */
+        char dest[128];
+        for (int i = 0; i < f->n_insns; i++) {
+            const ptx_insn *in = &f->insns[i];
+            /* A basic block ends at a label and a branch; a barrier, a call,
+             * a fence or an atomic orders memory: nothing merges across them. */
+            for (; label < f->n_labels && f->labels[label].insn <= i; label++)
+                if (f->labels[label].insn == i)
+                    epoch[0]++, epoch[1]++;
+            const char *op = in->text + (*in->text == '@' ? strcspn(in->text, " \t") : 0);
+            op = skip_space(op, op + strlen(op));
+            if (in->op == PTX_BARRIER || in->op == PTX_CALL || in->op == PTX_BRANCH || in->op == PTX_SHARED_ATOM ||
+                starts(op, "membar") || starts(op, "fence") || starts(op, "atom") || starts(op, "red") ||
+                starts(op, "bar.warp") || starts(op, "shfl") || starts(op, "cp.async")) {
+                epoch[0]++, epoch[1]++;
+                continue;
+            }
+            mem_access a;
+            if (parse_access(in, &a)) {
+                /* A store may alias the loads before it in its space, and a
+                 * load the stores: a change of direction ends the run. */
+                if (last_store[a.shared] != a.store)
+                    epoch[a.shared]++;
+                last_store[a.shared] = a.store;
+                a.index = i;
+                a.epoch = epoch[a.shared];
+                if (a.base[0] == '%') {   /* the base as defined so far: a redefinition is another address */
+                    int k = reg_index(&defs, a.base, 0);
+                    size_t bl = strlen(a.base);
+                    snprintf(a.base + bl, sizeof a.base - bl, "#%ld", k < 0 ? 0L : defs.align[k]);
+                }
+                acc[n++] = a;
+            } else if ((starts(op, "ld") || starts(op, "st")) && !starts(op, "ld.param") && !starts(op, "ld.local") &&
+                       !starts(op, "st.local") && !starts(op, "ld.const") && !starts(op, "st.param") && !starts(op, "ldmatrix")) {
+                epoch[0]++, epoch[1]++;   /* a generic access: either space */
+            }
+            if (defined_align(m, f, &regs, in, dest, sizeof dest) >= 0) {
+                int k = reg_index(&defs, dest, 0);
+                if (k < 0) {
+                    k = reg_index(&defs, dest, 1);
+                    defs.align[k] = 0;
+                }
+                defs.align[k]++;
+            }
+        }
+        for (int i = 0; i < defs.n; i++)
+            free(defs.names[i]);
+        free(defs.names);
+        free(defs.align);
+        free(defs.array);
+        for (int i = 0; i < n; i++) {
+            mem_access *a = &acc[i];
+            if (a->merged)
+                continue;
+            long base_align = a->base[0] ? value_align(m, f, &regs, a->base) : 1;
+            if (!merge_chunk(acc, n, i, base_align, 16))
+                merge_chunk(acc, n, i, base_align, 8);
+        }
+        for (int i = 0; i < n; i++) {
+            const mem_access *a = &acc[i];
+            if (a->file != file || a->line <= 0)
+                continue;
+            char array[64] = "";
+            if (a->shared) {
+                int x = a->base[0] ? value_array(m, f, &regs, a->base) : SYM_NONE;
+                if (x >= 0)
+                    source_name(array_at(m, f, x)->name, array, sizeof array);
+            }
+            ptx_line_access *l = NULL;
+            for (int k = 0; k < n_lines && !l; k++)
+                if (lines[k].line == a->line && lines[k].shared == a->shared && lines[k].store == a->store &&
+                    !strcmp(lines[k].array, array))
+                    l = &lines[k];
+            if (!l) {
+                lines = xrealloc(lines, (size_t)(n_lines + 1) * sizeof *lines);
+                l = &lines[n_lines++];
+                memset(l, 0, sizeof *l);
+                l->line = a->line, l->shared = a->shared, l->store = a->store;
+                snprintf(l->array, sizeof l->array, "%s", array);
+            }
+            l->ptx_insns++;
+            if (!a->merged) {
+                l->insns++;
+                l->bytes += a->width;
+            }
+        }
+        free(acc);
+        for (int i = 0; i < regs.n; i++)
+            free(regs.names[i]);
+        free(regs.names);
+        free(regs.align);
+        free(regs.array);
+    }
+    if (n_lines)
+        qsort(lines, (size_t)n_lines, sizeof *lines, by_line_space);
+    *out = lines;
+    return n_lines;
 }

@@ -29,6 +29,7 @@
 typedef struct {
     char *name;      /* as in the PTX */
     long bytes;      /* -1: extern, sized at launch (dynamic shared memory) */
+    long align;      /* its .align, 1 when none is given */
 } ptx_array;
 
 typedef enum {
@@ -44,6 +45,8 @@ typedef enum {
 typedef struct {
     ptx_op op;
     char *target;    /* PTX_BRANCH: label; PTX_CALL: callee; else NULL */
+    char *text;      /* the statement, guard, opcode and operands (ptx_line_accesses reads it) */
+    int file, line;  /* the .loc before it (-lineinfo): .file's number and the line; 0 without */
 } ptx_insn;
 
 typedef struct {
@@ -63,6 +66,7 @@ typedef struct {
     int n_insns;
     ptx_label *labels;
     int n_labels;
+    int loc_file, loc_line;   /* while parsing: the last .loc */
 } ptx_function;
 
 typedef struct {
@@ -72,6 +76,9 @@ typedef struct {
     int n_arrays;
     int demangle_tried;
     int demangle_failed;   /* c++filt missing or failed: names compare without parameters */
+    char **files;          /* .file N "path": files[i] is number file_ids[i]'s path */
+    int *file_ids;
+    int n_files;
 } ptx_module;
 
 /* Parse PTX text / a PTX file. 0 on success; else -1 and the reason in err. */
@@ -170,5 +177,52 @@ ptx_dbuf_verdict ptx_double_buffered(const ptx_kernel_stats *s, long tile_bytes,
  * its launch__shared_mem_per_block_dynamic in bytes when the CSV has that
  * metric (else -1). Returns the count (>= 0), or -1 with the reason in err. */
 int ptx_ncu_kernels(const char *csv_path, char ***names, long **dynamic_bytes, char *err, size_t errlen);
+
+/* ---- accesses per source line, as nvcc compiles them (CPU mode's widths) ------
+ *
+ * CPU mode (cpu/judge.c) counts one request per access as g++ compiles the
+ * lab file; nvcc may move the same bytes in fewer, wider instructions. This
+ * gives, for each line of one source file (.loc, so the PTX needs
+ * -lineinfo), each memory space and direction, how many load or store
+ * instructions the compiled code has there and how many bytes they move per
+ * thread: static counts, not executed ones (their ratio is the line's
+ * average access width, which is what CPU mode uses).
+ *
+ * The PTX is before ptxas, and ptxas merges further: shared loads (and
+ * stores) from one base register at constant offsets that fill an aligned
+ * 16- or 8-byte chunk become one LDS.128 / LDS.64 (lab 4's four As[ty][k]
+ * reads, which the PTX keeps as four ld.shared.f32: measured on an H100 as
+ * 40 loads for the source's 64, cpu/agreement-h100.md). No disassembler comes
+ * with every toolkit (nvdisasm, cuobjdump), so that merge is modelled here on
+ * the PTX, conservatively: same base register, guard, width and basic block,
+ * nothing between them that may write memory of that space, orders it (a
+ * barrier, a fence, a call) or redefines the base, and the base provably
+ * aligned (a shared array's place in the kernel's layout, shifts and
+ * multiplies by constants: ptx_line_accesses' comments say how). Global
+ * accesses through a kernel's pointer parameters are never provably aligned,
+ * so they stay as the PTX has them (float4 ones are .v4 there already). */
+typedef struct {
+    int line;
+    char array[64];  /* shared: the array as the source names it (As), "" when not known; global: "" */
+    int shared;      /* 1: shared memory; 0: global */
+    int store;       /* 1: st; 0: ld */
+    int insns;       /* instructions at the line, after ptxas's merge as modelled */
+    long bytes;      /* what they move per thread */
+    int ptx_insns;   /* as the PTX has them, before the merge */
+} ptx_line_access;
+
+/* The accesses of every function in m at lines of `source` (a .file whose
+ * path is source, or ends in "/" + source, or the other way round; NULL:
+ * the first .file). One entry per line, space, direction and shared array
+ * (followed from the array's address through moves and adds; "" where two
+ * arrays meet or it is not known). Returns how many, with *out malloc'd
+ * (free it), sorted by line, shared after global, stores after loads, then
+ * array; -1 when no .file matches or the PTX has no line information (err
+ * says which). */
+int ptx_line_accesses(const ptx_module *m, const char *source, ptx_line_access **out, char *err, size_t errlen);
+
+/* 1 when two paths name one file as the kit's tools spell them: equal, or one
+ * is the other with folders in front ("/kit/labs/x.cu" and "labs/x.cu"). */
+int ptx_same_path(const char *a, const char *b);
 
 #endif

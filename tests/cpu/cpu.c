@@ -378,6 +378,46 @@ Test(cpu_counters, lab3_equals_ncu) { assert_equals_ncu("lab3", "solutions/lab3-
 /* ncu-vector.csv: a capture of ./grade lab6 on the reference, H100: float4 on both sides, a swizzled tile. */
 Test(cpu_counters, lab6_equals_ncu) { assert_equals_ncu("lab6", "solutions/lab6-register-transpose/transpose.cu", "tests/fixtures/ncu-vector.csv"); }
 
+/* Lab 4's reference at ncu's shape, 512x512x512: ncu on an H100 (cpu/agreement-h100.md,
+ * 2026-11-24). The shared loads are nvcc's: four As[ty][k] reads merged into one
+ * 128-bit load, 40 instructions where the source reads 64 times, which CPU mode
+ * takes from the file's PTX (cpu/judge.c, apply_ptx_widths). The bank conflicts
+ * ncu read (hardware's extra wavefronts on conflict-free code) are not imitated. */
+static const struct { const char *key; double h100; } lab4_h100_ncu[] = {
+    {"global_ld_requests", 262144}, {"global_ld_sectors", 1048576},
+    {"global_st_requests", 8192},   {"global_st_sectors", 32768},
+    {"shared_ld_requests", 5242880}, {"shared_st_requests", 262144},
+};
+
+Test(cpu_counters, lab4_requests_equal_ncu_with_nvcc_s_merged_shared_loads, .timeout = 900)
+{
+    run r = cpu_check("lab4", "solutions/lab4-tiled-matmul/matmul.cu", "--shape 1x1x1 --counters 512x512x512 --timeout 600", "_ncu");
+    cr_expect_str_eq(tl_json_string(member(r.json, "counters"), "request_widths", ""), "ptx", "%s", run_log(&r));
+    for (size_t i = 0; i < sizeof lab4_h100_ncu / sizeof *lab4_h100_ncu; i++)
+        cr_expect_eq(counter(&r, lab4_h100_ncu[i].key), lab4_h100_ncu[i].h100, "%s: %.0f, ncu %.0f", lab4_h100_ncu[i].key,
+                     counter(&r, lab4_h100_ncu[i].key), lab4_h100_ncu[i].h100);
+    cr_expect_eq(counter(&r, "shared_ld_bank_conflicts"), 0);
+    cr_expect_eq(counter(&r, "shared_st_bank_conflicts"), 0);
+}
+
+/* Without the file's PTX (nvcc could not make it) the counters keep one request
+ * per access as g++ compiles the file, and say so: the grade goes on. */
+Test(cpu_counters, without_the_ptx_requests_count_per_source_access_and_say_so)
+{
+    run with = cpu_check("lab4", "solutions/lab4-tiled-matmul/matmul.cu", "--shape 1x1x1 --counters 64x64x64", "_widths");
+    run without = cpu_check("lab4", "solutions/lab4-tiled-matmul/matmul.cu",
+                            "--shape 1x1x1 --counters 64x64x64 --ptx " WORK "/no-such.ptx", "_no_ptx");
+    cr_expect_eq(without.status, 0, "%s", run_log(&without));
+    const tl_json *c = member(without.json, "counters");
+    cr_expect_str_eq(tl_json_string(c, "request_widths", ""), "source");
+    cr_expect(strstr(tl_json_string(c, "request_widths_note", ""), "no PTX"), "%s", tl_json_string(c, "request_widths_note", ""));
+    /* 2x2 blocks of 32 warps, 2 tiles of k, 32 + 32 reads a warp each; nvcc: 8 + 32. */
+    cr_expect_eq(counter(&without, "shared_ld_requests"), 4 * 32 * 2 * 64);
+    cr_expect_eq(counter(&with, "shared_ld_requests"), 4 * 32 * 2 * 40);
+    cr_expect_eq(counter(&with, "global_ld_requests"), counter(&without, "global_ld_requests"));
+    cr_expect_eq(counter(&with, "shared_st_requests"), counter(&without, "shared_st_requests"));
+}
+
 /* ---- build/labN --cpu, and CPU mode chosen by itself (grader/quick-check) ---- */
 /* build/labN's environment for SRC of LAB, the CPU check replaced by a script
  * that prints its arguments; each test its own ARCH, so their builds of one

@@ -146,6 +146,12 @@ Test(gradescope, a_cu_file_under_any_name_is_graded_as_the_lab_file, .timeout = 
     } else {
         gs_expect_not_graded(r, tool_sh("command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]") == 0
                                     ? "no usable NVIDIA GPU" : "nvcc", NULL);
+        /* This kit was built here from nothing: the probe came before the harness, whose
+         * judges a grade without a GPU never uses, so none was built. */
+        char cmd[640];
+        snprintf(cmd, sizeof cmd, "ls -d %s/ag/source/tilelab/build/*/kit/probe >/dev/null 2>&1 && "
+                 "! ls %s/ag/source/tilelab/build/*/kit/judge/* >/dev/null 2>&1", gs_dir, gs_dir);
+        cr_expect_eq(tool_sh(cmd), 0, "without a GPU the grade built its probe and none of the harness's judges");
     }
     tl_json_free(r);
     gs_done();

@@ -334,3 +334,129 @@ Test(ptx, ncu_csv_gives_the_distinct_kernel_names_and_dynamic_shared_memory)
     cr_expect_eq(ptx_ncu_kernels("tests/fixtures/history.csv", &names, &dyn, err, sizeof err), -1);
     cr_expect(strstr(err, "Kernel Name"), "%s", err);
 }
+
+/* ---- accesses per source line (CPU mode's widths, cpu/judge.c) ------------- */
+
+/* The fact of one line, space, direction and array; fails when there is none. */
+static ptx_line_access line_access(const ptx_line_access *l, int n, int line, int shared, int store, const char *array)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i].line == line && l[i].shared == shared && l[i].store == store && !strcmp(l[i].array, array))
+            return l[i];
+    cr_assert_fail("no %s %s of %s at line %d among %d", shared ? "shared" : "global", store ? "store" : "load",
+                   array[0] ? array : "(no array)", line, n);
+    return l[0];
+}
+
+/* Hand-written, in nvcc's form (-lineinfo): a tile kernel's k loop, unrolled.
+ * Line 31 reads As[ty][k..k+3] (one base register, offsets 0..12, the base
+ * a 16-byte-aligned array plus ty * 128) and Bs[k..k+3][tx] (offsets 128
+ * apart): ptxas makes the four As reads one 128-bit load, the Bs reads stay.
+ * Line 40 reads a pair at offsets 4 and 8 of an aligned base: no aligned
+ * chunk, nothing merges. Line 41: a pair after a barrier splits it; line 42
+ * reads through a pointer parameter (global, alignment unknown): stays; line 43
+ * is a float4 the PTX has whole already; file 2's line (a header) is left out. */
+static const char line_ptx[] =
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+    "\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<8>;\n\t.reg .f32 %f<40>;\n"
+    "\t.loc\t1 14 0\n"
+    "\t.shared .align 4 .b8 _ZZ1kvE2As[4096];\n"
+    "\t.shared .align 4 .b8 _ZZ1kvE2Bs[4096];\n"
+    "\tld.param.u64 \t%rd1, [k_param_0];\n"
+    "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
+    "\t.loc\t1 19 5\n"
+    "\tmov.u32 \t%r1, %tid.y;\n\tmov.u32 \t%r2, %tid.x;\n"
+    "\tshl.b32 \t%r3, %r1, 7;\n"
+    "\tmov.u32 \t%r4, _ZZ1kvE2As;\n\tadd.s32 \t%r5, %r4, %r3;\n"
+    "\tshl.b32 \t%r6, %r2, 2;\n"
+    "\tmov.u32 \t%r7, _ZZ1kvE2Bs;\n\tadd.s32 \t%r8, %r7, %r6;\n"
+    "\tbar.sync \t0;\n"
+    "\t.loc\t1 31 13\n"
+    "\tld.shared.f32 \t%f1, [%r8];\n\tld.shared.f32 \t%f2, [%r5];\n"
+    "\tfma.rn.f32 \t%f3, %f2, %f1, %f3;\n"
+    "\tld.shared.f32 \t%f4, [%r8+128];\n\tld.shared.f32 \t%f5, [%r5+4];\n"
+    "\tld.shared.f32 \t%f6, [%r8+256];\n\tld.shared.f32 \t%f7, [%r5+8];\n"
+    "\tld.shared.f32 \t%f8, [%r8+384];\n\tld.shared.f32 \t%f9, [%r5+12];\n"
+    "\t.loc\t1 40 5\n"
+    "\tld.shared.f32 \t%f10, [%r5+20];\n\tld.shared.f32 \t%f11, [%r5+24];\n"
+    "\t.loc\t1 41 5\n"
+    "\tld.shared.f32 \t%f12, [%r5+32];\n\tbar.sync \t0;\n\tld.shared.f32 \t%f13, [%r5+36];\n"
+    "\t.loc\t1 42 5\n"
+    "\tld.global.f32 \t%f14, [%rd2];\n\tld.global.f32 \t%f15, [%rd2+4];\n"
+    "\tld.global.f32 \t%f16, [%rd2+8];\n\tld.global.f32 \t%f17, [%rd2+12];\n"
+    "\t.loc\t1 43 5\n"
+    "\tld.global.v4.f32 \t{%f20, %f21, %f22, %f23}, [%rd2+16];\n"
+    "\t.loc\t2 7 3, function_name $L__info_string0, inlined_at 1 44 5\n"
+    "\tst.global.f32 \t[%rd2], %f3;\n"
+    "\tret;\n}\n"
+    "\t.file\t1 \"labs/lab4-tiled-matmul/matmul.cu\"\n"
+    "\t.file\t2 \"kit/tilelab.h\"\n";
+
+Test(ptx, per_line_widths_merge_aligned_shared_neighbours_as_ptxas_does)
+{
+    char err[512] = "";
+    cr_assert_eq(ptx_parse(line_ptx, &module, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(module.n_files, 2);
+    ptx_line_access *l = NULL;
+    /* Named as the kit's tools name the file: with the kit's folder in front. */
+    int n = ptx_line_accesses(&module, "/home/me/tilelab/labs/lab4-tiled-matmul/matmul.cu", &l, err, sizeof err);
+    cr_assert_gt(n, 0, "%s", err);
+    ptx_line_access as = line_access(l, n, 31, 1, 0, "As"), bs = line_access(l, n, 31, 1, 0, "Bs");
+    cr_expect_eq(as.ptx_insns, 4);
+    cr_expect_eq(as.insns, 1, "four aligned As reads are one 128-bit load: %d", as.insns);
+    cr_expect_eq(as.bytes, 16);
+    cr_expect_eq(bs.insns, 4, "Bs reads 128 bytes apart stay apart: %d", bs.insns);
+    cr_expect_eq(bs.bytes, 16);
+    ptx_line_access unaligned = line_access(l, n, 40, 1, 0, "As");
+    cr_expect_eq(unaligned.insns, 2, "offsets 20 and 24 are no aligned 8-byte chunk: %d", unaligned.insns);
+    ptx_line_access barrier = line_access(l, n, 41, 1, 0, "As");
+    cr_expect_eq(barrier.insns, 2, "nothing merges across a barrier: %d", barrier.insns);
+    ptx_line_access global = line_access(l, n, 42, 0, 0, "");
+    cr_expect_eq(global.insns, 4, "a parameter's pointer is not known aligned: %d", global.insns);
+    cr_expect_eq(global.bytes, 16);
+    ptx_line_access vec = line_access(l, n, 43, 0, 0, "");
+    cr_expect_eq(vec.insns, 1);
+    cr_expect_eq(vec.bytes, 16);
+    for (int i = 0; i < n; i++)
+        cr_expect_neq(l[i].line, 7, "the header's line (file 2) is not the lab file's");
+    free(l);
+    cr_expect_eq(ptx_line_accesses(&module, "labs/lab3-padding/transpose.cu", &l, err, sizeof err), -1);
+    cr_expect(strstr(err, "names no file"), "%s", err);
+    unload();
+}
+
+/* The kit's own lab 4 reference as nvcc compiles it (tests/fixtures/ptx/lab4.ptx):
+ * 40 shared load instructions where the source reads 64 times, as ncu counted on
+ * an H100 (cpu/agreement-h100.md, note (b)); lab 2's tile (tests/fixtures/ptx/lab2.ptx)
+ * one to one. */
+Test(ptx, per_line_widths_of_the_lab_references)
+{
+    char err[512] = "";
+    ptx_line_access *l = NULL;
+    load(PTX_DIR "lab4.ptx");
+    int n = ptx_line_accesses(&module, "solutions/lab4-tiled-matmul/matmul.cu", &l, err, sizeof err);
+    cr_assert_gt(n, 0, "%s", err);
+    ptx_line_access as = line_access(l, n, 31, 1, 0, "As"), bs = line_access(l, n, 31, 1, 0, "Bs");
+    cr_expect_eq(as.ptx_insns + bs.ptx_insns, 64);
+    cr_expect_eq(as.insns + bs.insns, 40, "8 + 32: %d + %d", as.insns, bs.insns);
+    cr_expect_eq(as.bytes + bs.bytes, 256);
+    free(l);
+    unload();
+    load(PTX_DIR "lab2.ptx");
+    n = ptx_line_accesses(&module, NULL, &l, err, sizeof err);
+    cr_assert_gt(n, 0, "%s", err);
+    for (int i = 0; i < n; i++)
+        cr_expect_eq(l[i].insns, l[i].ptx_insns, "line %d: %d of %d", l[i].line, l[i].insns, l[i].ptx_insns);
+    free(l);
+    unload();
+}
+
+Test(ptx, same_path_is_a_path_with_or_without_folders_in_front)
+{
+    cr_expect(ptx_same_path("/kit/labs/a.cu", "labs/a.cu"));
+    cr_expect(ptx_same_path("labs/a.cu", "/kit/labs/a.cu"));
+    cr_expect(ptx_same_path("labs/a.cu", "./labs/a.cu"));
+    cr_expect_not(ptx_same_path("/kit/xlabs/a.cu", "labs/a.cu"));
+    cr_expect_not(ptx_same_path("labs/b.cu", "labs/a.cu"));
+}
