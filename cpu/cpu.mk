@@ -125,12 +125,13 @@ $(CPU_KIT)/cpu-check: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h
 # The judge once more, as an object for the hidden tests (below): its main is
 # tl_cpu_check_main, which each case runs in a child of the test's process instead
 # of starting cpu-check (cpu/hidden_cases.c), and its exit and atexit are that
-# child's own (the test's handlers must not run in it).
-$(CPU_KIT)/cpu-check-cases.o: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h
+# child's own (the test's handlers must not run in it). What cpu-check links beyond what
+# tests-KIND links itself (json, shapes, matrix, sparse_encode.o) goes in with it: keep the two rules together.
+$(CPU_KIT)/cpu-check-cases.o: cpu/judge.c cpu/protocol.h $(LAUNCH_TABLE) cpu/cpu_judge.h $(CPU_OWN_JUDGES) kit/guard.h kit/sandbox_calls.c kit/sandbox.h kit/matrix.h kit/json.h kit/shapes.h kinds/sparse/sparse_encode.h grader/ptx.c grader/ptx.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)gcc $(filter-out -I$(CUDA_HOME)/include,$(CFLAGS)) -Icpu -Dmain=tl_cpu_check_main -Dexit=tl_cpu_check_exit -Datexit=tl_cpu_check_atexit \
-	  -r -nostdlib cpu/judge.c $(CPU_OWN_JUDGES) kit/sandbox_calls.c -o $@
+	  -Igrader -r -nostdlib cpu/judge.c $(CPU_OWN_JUDGES) kit/sandbox_calls.c grader/ptx.c -o $@
 
 # The hidden tests in CPU mode (./grade --cpu): grader/hidden.c and the same
 # tests, with the cases run by the judge (cpu/hidden_cases.c; a kind may keep
