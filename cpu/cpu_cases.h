@@ -15,7 +15,8 @@ enum { TL_CPU_CAP_ELEMENTS = 2100 * 2100, TL_CPU_CAP_MULTIPLY = 1 << 25 };
 tl_shape tl_cpu_cap_shape(tl_shape s);
 tl_mm_shape tl_cpu_cap_mm_shape(tl_mm_shape s);
 
-/* One run of CPU mode's check (cpu-check, beside the program) on the student's
+/* One run of CPU mode's check (cpu-check's code, linked in and run in a child of
+ * this program: cpu/hidden_cases.c) on the student's
  * worker, for the kind being built (TL_CPU_KIND), with ARGS (NULL-ended) after
  * the common options; SHAPE names the case in messages. A kind's own CPU-mode
  * cases, kinds/KIND/KIND_cpu_cases.c (cpu/cpu.mk links it), call it. */

@@ -103,7 +103,8 @@ void tl_cpu_check_exit(int status)
     _exit(status);
 }
 
-/* One cpu-check run: ARGS after the common ones, SHAPE names the case in messages (cpu_cases.h). */
+/* One run of cpu-check's code in a child: ARGS after the common ones, SHAPE names the case in
+ * messages (cpu_cases.h); argv[0] is cpu-check's path beside this program, as if it were started. */
 tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *const *args)
 {
     tl_case_result r = {TL_CASE_NOT_RUN, ""};
