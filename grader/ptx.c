@@ -1384,13 +1384,18 @@ static long align_product(long a, long b)
     return p > ALIGN_TOP ? ALIGN_TOP : p;
 }
 
+/* An instruction's text from its opcode on: past its guard predicate (@%p1, @!%p1), if any. */
+static const char *after_guard(const char *text)
+{
+    if (*text == '@')
+        text += strcspn(text, " \t\n");
+    return skip_space(text, text + strlen(text));
+}
+
 /* Operand i (0 first) of an instruction's text, up to ',' or ';' (brackets kept whole). */
 static int operand(const char *text, int i, char *out, size_t len)
 {
-    const char *p = text;
-    if (*p == '@')
-        p += strcspn(p, " \t\n");
-    p = skip_space(p, p + strlen(p));
+    const char *p = after_guard(text);
     p += strcspn(p, " \t\n");   /* the opcode */
     for (int k = 0;; k++) {
         p = skip_space(p, p + strlen(p));
@@ -1500,9 +1505,7 @@ static int value_array(const ptx_module *m, const ptx_function *f, reg_aligns *r
  * array's; anything else points into none (that we know of). */
 static int defined_array(const ptx_module *m, const ptx_function *f, reg_aligns *r, const ptx_insn *in)
 {
-    const char *t = in->text;
-    if (*t == '@')
-        t = skip_space(t + strcspn(t, " \t\n"), t + strlen(t));
+    const char *t = after_guard(in->text);
     char a[128], b[128], c[128];
     int na = operand(in->text, 1, a, sizeof a), nb = operand(in->text, 2, b, sizeof b), nc = operand(in->text, 3, c, sizeof c);
     if ((starts(t, "mov.") || starts(t, "cvta.") || starts(t, "cvt.")) && na && !nb)
@@ -1565,9 +1568,7 @@ static long defined_align(const ptx_module *m, const ptx_function *f, reg_aligns
 {
     if (in->op == PTX_BRANCH || in->op == PTX_CALL || in->op == PTX_BARRIER)
         return -1;
-    const char *t = in->text;
-    if (*t == '@')   /* a guarded definition: one of the register's definitions all the same */
-        t = skip_space(t + strcspn(t, " \t\n"), t + strlen(t));
+    const char *t = after_guard(in->text);   /* a guarded definition: one of the register's definitions all the same */
     if (starts(t, "st.") || starts(t, "st ") || starts(t, "red.") || starts(t, "ret") || starts(t, "exit") ||
         starts(t, "membar") || starts(t, "fence") || starts(t, "cp."))
         return -1;
@@ -1770,8 +1771,7 @@ int ptx_line_accesses(const ptx_module *m, const char *source, ptx_line_access *
             for (; label < f->n_labels && f->labels[label].insn <= i; label++)
                 if (f->labels[label].insn == i)
                     epoch[0]++, epoch[1]++;
-            const char *op = in->text + (*in->text == '@' ? strcspn(in->text, " \t") : 0);
-            op = skip_space(op, op + strlen(op));
+            const char *op = after_guard(in->text);
             if (in->op == PTX_BARRIER || in->op == PTX_CALL || in->op == PTX_BRANCH || in->op == PTX_SHARED_ATOM ||
                 starts(op, "membar") || starts(op, "fence") || starts(op, "atom") || starts(op, "red") ||
                 starts(op, "bar.warp") || starts(op, "shfl") || starts(op, "cp.async")) {
