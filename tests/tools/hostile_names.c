@@ -78,3 +78,81 @@ Test(hostile, a_newline_in_out_reaches_ncu_and_the_sanitizers_whole, .timeout = 
         cr_expect(tool_read(path, NULL)[0], "no %s in the run folder: the tool wrote it elsewhere", logs[i]);
     }
 }
+
+/* ---- batch: a class of the test's own, graded by the stand-in for ./grade ---- */
+
+/* WORK/name/class: alice's lab1.cu, which the stand-in grades 72/72 (tests/fixtures/batch/fake-grade). */
+static void class_of(const char *name)
+{
+    char cmd[1024];
+    fresh(name);
+    snprintf(cmd, sizeof cmd, "mkdir -p '" WORK "/%s/class/alice' && printf '%%s\\n' '// fake-grade: score 72' "
+             "'// fake-grade: max 72' > '" WORK "/%s/class/alice/lab1.cu'", name, name);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+}
+
+/* ./grade --batch WORK/name/class --lab lab1 ARGS with the stand-in; its output in WORK/name/batch.log. */
+static int batch(const char *name, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "FAKE_GRADE_LOG=$PWD/" WORK "/%s/invocations TILELAB_GRADE='sh tests/fixtures/batch/fake-grade' "
+             "./grade --batch '" WORK "/%s/class' --lab lab1 --timeout 5 --seed 7 %s > '" WORK "/%s/batch.log' 2>&1",
+             name, name, args, name);
+    return tool_sh(cmd);
+}
+
+static const char *file_of(const char *name, const char *file)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, WORK "/%s/%s", name, file);
+    return tool_read(path, NULL);
+}
+
+/* Issue 44, case 2: --out inside the class folder is refused, with one
+ * sentence: there a student's folder could hold a results.json of the
+ * grader's shape, and a batch took it as graded (72/72, into the gradebook). */
+Test(hostile, a_batch_never_writes_into_the_class_folder)
+{
+    class_of("out-in-class");
+    /* planted: results of the grader's shape, newer than the file */
+    cr_assert_eq(tool_sh("mkdir -p " WORK "/out-in-class/class/alice/lab1 && sleep 1 && printf '%s\\n' "
+                         "'{\"score\": 72, \"max_score\": 72, \"tests\": [], \"extra_data\": {\"lab\": \"lab1\", "
+                         "\"graded\": true}}' > " WORK "/out-in-class/class/alice/lab1/results.json"), 0);
+    for (int i = 0; i < 2; i++) {
+        const char *out = i ? "--out " WORK "/out-in-class/class" : "--out " WORK "/out-in-class/class/alice/results";
+        cr_expect_eq(batch("out-in-class", out), 2, "%s", file_of("out-in-class", "batch.log"));
+        const char *log = file_of("out-in-class", "batch.log");
+        cr_expect(strstr(log, "is inside the class folder"), "%s", log);
+        cr_expect(!strstr(log, "(already graded)"), "%s", log);
+        cr_expect(!file_of("out-in-class", "invocations")[0], "nothing is graded");
+    }
+    struct stat st;
+    cr_expect_neq(stat(WORK "/out-in-class/class/alice/results", &st), 0, "the refused --out was left made");
+    cr_expect_neq(stat(WORK "/out-in-class/class/gradebook.csv", &st), 0, "a gradebook in the class folder");
+}
+
+/* Issue 44, case 2: "already graded" is the batch's own record of the file
+ * and the results it wrote; results it did not write, or changed since, are
+ * graded again. */
+Test(hostile, a_batch_trusts_only_the_results_it_recorded)
+{
+    class_of("planted");
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0, "%s", file_of("planted", "batch.log"));
+    cr_assert(strstr(file_of("planted", "batch.log"), "alice lab1: 72/72 ("), "%s", file_of("planted", "batch.log"));
+    /* graded and untouched: skipped */
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(strstr(file_of("planted", "batch.log"), "alice lab1: 72/72 (already graded)"), "%s",
+              file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 1, "%s", file_of("planted", "invocations"));
+    /* results changed after the batch wrote them (a higher score planted): graded again */
+    cr_assert_eq(tool_sh("sed -i 's/\"score\": 72/\"score\": 100/' " WORK "/planted/out/alice/lab1/results.json"), 0);
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(!strstr(file_of("planted", "batch.log"), "(already graded)"), "%s", file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 2, "%s", file_of("planted", "invocations"));
+    /* results with no record of this batch's (another folder's, copied in): graded again */
+    cr_assert_eq(tool_sh("rm " WORK "/planted/out/alice/lab1/.batch-record && touch " WORK
+                         "/planted/out/alice/lab1/results.json"), 0);
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(!strstr(file_of("planted", "batch.log"), "(already graded)"), "%s", file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 3, "%s", file_of("planted", "invocations"));
+}
