@@ -13,6 +13,10 @@
  *          taken at the declaration, the same for every thread of the block
  *   extern __shared__ float dyn[];
  *       -> a pointer to the block's dynamic shared memory
+ *   p.kernel<<<...>>>, s->kernel<<<...>>>    (a kernel held in a member)
+ *       -> the same, with p.kernel called from the lambda
+ *   cudaLaunchKernel((void *)kernel, grid, block, args, ...)
+ *       -> ::tlc::launch_kernel("file", line, kernel, grid, block, args, ...)
  *   __noinline__ (not inside a library's __attribute__((...)))
  *       -> __attribute__((noinline)); a macro could not tell the two apart
  *
@@ -232,9 +236,31 @@ static void launch(void)
         while (!paren && b && isspace((unsigned char)out[b - 1]))
             b--;
     }
+    /* A name, or a member reached through `.` or `->` (p.kernel, s->k, a[i].k). */
     if (!paren)
-        while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
-            b--;
+        for (;;) {
+            while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
+                b--;
+            size_t m = b;
+            if (m && out[m - 1] == '.')
+                m--;
+            else if (m >= 2 && out[m - 1] == '>' && out[m - 2] == '-')
+                m -= 2;
+            else
+                break;
+            while (m && out[m - 1] == ']') {   /* an index before the member: a[i].k */
+                int d = 0;
+                do {
+                    m--;
+                    d += out[m] == ']' ? 1 : out[m] == '[' ? -1 : 0;
+                } while (m && d);
+                if (d)
+                    fail("a <<<...>>> launch whose kernel the source step cannot read");
+            }
+            if (!m || !ident((unsigned char)out[m - 1]))
+                fail("a <<<...>>> launch of a member of something other than a named object");
+            b = m;
+        }
     if (b == e || (!paren && !ident((unsigned char)out[e - 1]) && out[e - 1] != '>'))
         fail("a <<<...>>> launch of something other than a kernel's name");
     char name[512];
@@ -256,6 +282,39 @@ static void launch(void)
     }
     pos += 3;
     puts_(")");
+}
+
+/* At `cudaLaunchKernel(` (pos past the name): CPU mode needs the kernel's
+ * parameter types to read `args`, so a cast of the kernel to `void *` or
+ * `const void *`, which the runtime API's examples write, is dropped:
+ *   cudaLaunchKernel((void *)k, grid, block, args, shared, stream)
+ *       -> ::tlc::launch_kernel("file", line, k, grid, block, args, shared, stream)
+ * Any other first argument is passed as it is (a pointer whose type hides
+ * the kernel's is refused when it compiles, with a sentence). */
+static void launch_kernel_call(void)
+{
+    size_t p = pos;
+    while (p < len && isspace((unsigned char)src[p]))
+        p++;
+    if (p >= len || src[p] != '(') {   /* the name alone: its address, or a declaration */
+        puts_("cudaLaunchKernel");
+        return;
+    }
+    char buf[1280];
+    snprintf(buf, sizeof buf, "::tlc::launch_kernel(\"%s\", %ld, ", file, line);
+    puts_(buf);
+    pos = p + 1;
+    while (pos < len && isspace((unsigned char)src[pos]))
+        pos++;
+    if (src[pos] == '(') {   /* (void *), (const void *), (void*)& ... */
+        size_t q = pos + 1;
+        while (q < len && src[q] != ')' && src[q] != '\n' && (ident((unsigned char)src[q]) || strchr(" \t*", src[q])))
+            q++;
+        char cast[256];
+        snprintf(cast, sizeof cast, "%.*s", (int)(q - pos - 1), src + pos + 1);
+        if (q < len && src[q] == ')' && strstr(cast, "void") && strchr(cast, '*'))
+            pos = q + 1;
+    }
 }
 
 /* 1 when the output ends inside an attribute's list, `__attribute__((` or
@@ -300,7 +359,9 @@ int main(void)
             size_t s = pos;
             while (pos < len && ident((unsigned char)src[pos]))
                 pos++;
-            if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
+            if (pos - s == 16 && memcmp(src + s, "cudaLaunchKernel", 16) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
+                launch_kernel_call();
+            } else if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
                 puts_("__attribute__((noinline))");
             } else if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
                 int is_extern = drop_trailing("extern");
