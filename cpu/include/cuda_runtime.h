@@ -30,9 +30,15 @@
 
 #define TILELAB_CPU 1
 
-/* Qualifiers: a kernel is a plain function; the source step finds __shared__. */
+/* Qualifiers: a kernel is a plain function; the source step finds __shared__,
+ * and device code by this mark (cpu/cudafe.c takes it out). */
+#ifdef TLC_SOURCE_STEP
+#define __global__ __tlc_device__
+#define __device__ __tlc_device__
+#else
 #define __global__
 #define __device__
+#endif
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)

@@ -47,7 +47,8 @@
  * Do not change: the signatures of launch_matmul and launch_matmul_sparse,
  * the one #include below.
  * Do not use: cuBLAS, cuSPARSE, cudaMemcpy* or any other library call.
- * ./grade checks this before anything runs: no other #include, no code that
+ * ./grade checks this before anything runs: no #include but CUDA's own
+ * headers (lab 1's handout: What a lab file may include), no code that
  * runs outside the launch functions, no host printf (printf in a kernel is
  * fine), and any global variable `static`. Declare every helper you add
  * `__device__ __forceinline__` (handout: Registers, not arrays).

@@ -122,3 +122,26 @@ Test(cpu_student, lab7_skeleton_asks_for_the_registers_its_todo_names)
     cr_expect(strstr(src, "__launch_bounds__(THREADS, 2) matmul_sparse_tall("),
               "the skeleton's sparse kernel is not declared with __launch_bounds__(THREADS, 2), as its TODO and the handout say");
 }
+
+/* CPU mode compiles the path an sm_90 GPU takes (__CUDA_ARCH__ 900) and runs cuda_pipeline.h's copies. */
+Test(cpu_student, the_sm80_path_runs_with_cuda_pipeline_copies)
+{
+    int status;
+    tl_json *j = check("lab2", "tests/cpu/fixtures/pipeline_sm80.cu", "pipeline_sm80",
+                       "--shape 61x67 --shape 2x3 --shape 1x1 --counters 64x64", &status);
+    expect_right_and_clean(j, status, "pipeline_sm80");
+    tl_json_free(j);
+}
+
+/* What the CPU cannot run on that path is named with its line, not skipped. */
+Test(cpu_student, inline_ptx_on_the_gpu_s_path_is_named_with_its_line)
+{
+    int status;
+    tl_json *j = check("lab1", "tests/cpu/fixtures/inline_ptx.cu", "inline_ptx", "--shape 2x3 --no-counters", &status);
+    const tl_json *c = tl_json_get(j, "results")->child;
+    cr_assert(c, "%s", read_all(WORK "/inline_ptx.log"));
+    cr_expect_str_eq(tl_json_string(c, "message", ""),
+                     "not supported in CPU mode: inline PTX assembly (asm) at tests/cpu/fixtures/inline_ptx.cu:15");
+    cr_expect_neq(status, 0);
+    tl_json_free(j);
+}
