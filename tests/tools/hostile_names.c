@@ -229,3 +229,34 @@ Test(hostile, a_compile_error_never_shows_another_file, .timeout = 600)
         free(results);
     }
 }
+
+/* Issue 44, case 3: a newline in a student's folder name (evil<newline>alice)
+ * no longer overwrites alice's row, a newline in a file name no longer drops
+ * the student without a word, and a lab file that is a symbolic link (to
+ * another student's) or a FIFO gets a row that says why it was not graded.
+ * Nothing waits on the FIFO (the test's timeout). */
+Test(hostile, every_student_keeps_a_row_of_their_own, .timeout = 120)
+{
+    class_of("names");
+    const char *lines[] = {"'// fake-grade: score 10' '// fake-grade: max 72'", "'// fake-grade: score 50' '// fake-grade: max 72'"};
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd " WORK "/names/class && mkdir -p 'evil\nalice' nl linky fifo && "
+             "printf '%%s\\n' %s > 'evil\nalice/lab1.cu' && printf '%%s\\n' %s > 'nl/lab1\nx.cu' && "
+             "ln -s ../alice/lab1.cu linky/lab1.cu && mkfifo fifo/lab1.cu", lines[0], lines[1]);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+    cr_assert_eq(batch("names", "--out " WORK "/names/out"), 0, "%s", file_of("names", "batch.log"));
+    const char *log = file_of("names", "batch.log");
+    cr_expect(strstr(log, "alice lab1: 72/72 ("), "%s", log);
+    cr_expect(strstr(log, "evil\nalice lab1: 10/72 ("), "%s", log);
+    cr_expect(strstr(log, "nl lab1: 50/72 ("), "%s", log);
+    cr_expect(strstr(log, "linky lab1: 0/100 (not graded: the lab file") && strstr(log, "is a symbolic link"), "%s", log);
+    cr_expect(strstr(log, "fifo lab1: 0/100 (not graded: the lab file") && strstr(log, "is a FIFO"), "%s", log);
+    char *book = strdup(file_of("names", "out/gradebook.csv"));
+    cr_expect(strstr(book, "\nalice,lab1,72,72,"), "%s", book);
+    cr_expect(strstr(book, "\n\"evil\nalice\",lab1,10,72,"), "%s", book);
+    cr_expect(strstr(book, "\nnl,lab1,50,72,"), "%s", book);
+    cr_expect(strstr(book, "\nlinky,lab1,0,100,,not-graded,") && strstr(book, "\nfifo,lab1,0,100,,not-graded,"), "%s", book);
+    free(book);
+    const char *linked = file_of("names", "out/linky/lab1/results.json");
+    cr_expect(strstr(linked, "is a symbolic link, not the file itself: hand in the file."), "%s", linked);
+}
