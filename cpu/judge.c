@@ -1509,6 +1509,7 @@ typedef struct {
     const char *branches_option, *contrast;
     tl_shape shape_rc[MAX_SHAPES];      /* the shapes parsed (check_shapes) */
     tl_mm_shape shape_mm[MAX_SHAPES];
+    int shape_n[MAX_SHAPES];            /* lab 5: a length n or a side N */
 } options;
 
 /* -1: go on; else the exit status (0 after --help). */
@@ -1607,30 +1608,29 @@ static int check_shapes(options *o)
     int transpose = !strcmp(kind, "transpose"), supersteps = !strcmp(kind, "supersteps");
     int dbuf = supersteps && o->unit && !strcmp(o->unit, "dbuf");
     int matmul = !strcmp(kind, "matmul") || !strcmp(kind, "sparse") || dbuf;
-    if (supersteps && o->nshapes && !o->unit) {
-        option_error("--shape needs a --unit (reverse, sums, pairs, inplace or dbuf): which kernel the shape is for");
-        return 2;
-    }
-    if (supersteps && o->nshapes > 1) {
-        option_error("one --shape for one --unit in CPU mode (run it again for another shape)");
-        return 2;
-    }
     for (int i = 0; i < o->nshapes; i++) {
         const char *s = o->shapes[i];
+        /* Lab 5: each shape is for the --unit before it (else the last --unit), as on a GPU. */
+        const char *unit = o->shape_unit[i] ? o->shape_unit[i] : o->unit;
+        if (supersteps && !unit) {
+            option_error("--shape needs a --unit before it (reverse, sums, pairs, inplace or dbuf): which kernel the shape is for");
+            return 2;
+        }
+        int mm = supersteps ? !strcmp(unit, "dbuf") : matmul;
         if (transpose && tl_parse_shape(s, &o->shape_rc[i]) == 0)
             capped((double)o->shape_rc[i].rows * o->shape_rc[i].cols, CAP_ELEMENTS, "4096x4096 elements", s);
-        else if (matmul && tl_parse_mm_shape(s, &o->shape_mm[i]) == 0)
+        else if (mm && tl_parse_mm_shape(s, &o->shape_mm[i]) == 0)
             capped((double)o->shape_mm[i].m * o->shape_mm[i].n * o->shape_mm[i].k, CAP_MULTIPLY,
                    "512x512x512 multiply-adds", s);
-        else if (supersteps && !matmul && (o->n_only = positive(s)) > 0)
-            ;
+        else if (supersteps && !mm && (o->shape_n[i] = positive(s)) > 0)
+            capped(o->shape_n[i], CAP_ELEMENTS, "n=16777216", "that n");
         else if (own_kind_named(kind) && (o->n_only = positive(s)) > 0)
             ;
         else {
             option_error("%s '%s': %s", o->shape_option[i], s,
                          transpose ? "a transpose's shape is RxC, e.g. 257x131"
-                         : matmul ? "a matmul's shape is MxKxN, e.g. 17x33x65"
-                         : !strcmp(o->unit, "inplace") ? "the in-place transpose takes its side N, e.g. 61"
+                         : mm ? "a matmul's shape is MxKxN, e.g. 17x33x65"
+                         : !strcmp(unit, "inplace") ? "the in-place transpose takes its side N, e.g. 61"
                                                        : "this kernel takes its length n, e.g. 1000");
             return 2;
         }
@@ -1727,17 +1727,23 @@ static int matmul_cases(const options *o, char *cshape, size_t len)
 static int supersteps_cases(const options *o)
 {
     int n = o->n_only ? o->n_only : 1000;
-    const char *unit = o->unit;
-    if (unit) {
-        tl_mm_shape s = o->nshapes && !strcmp(unit, "dbuf") ? o->shape_mm[0] : (tl_mm_shape){64, 64, 64};
-        if (!strcmp(unit, "reverse")) run_and_print(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
-        else if (!strcmp(unit, "sums")) run_and_print(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
-        else if (!strcmp(unit, "pairs")) run_and_print(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);
-        else if (!strcmp(unit, "inplace")) run_and_print(TL_OP_INPLACE, n, 0, 0, 0, "transpose_inplace %dx%d", n, n);
+    /* Each --shape with the --unit before it (labs 4, 6 and 7 take several too); a --unit
+     * without shapes after it runs at --n (or the default). */
+    for (int i = 0; i <= o->nshapes; i++) {
+        const char *unit = i < o->nshapes ? (o->shape_unit[i] ? o->shape_unit[i] : o->unit) : o->unit;
+        if (i == o->nshapes && (!unit || o->nshapes))
+            break;
+        int m = i < o->nshapes && o->shape_n[i] ? o->shape_n[i] : n;
+        tl_mm_shape s = i < o->nshapes && !strcmp(unit, "dbuf") ? o->shape_mm[i] : (tl_mm_shape){64, 64, 64};
+        if (!strcmp(unit, "reverse")) run_and_print(TL_OP_REVERSE, m, 0, 0, 0, "reverse_blocks n=%d", m);
+        else if (!strcmp(unit, "sums")) run_and_print(TL_OP_SUMS, m, 0, 0, 0, "block_sums n=%d", m);
+        else if (!strcmp(unit, "pairs")) run_and_print(TL_OP_PAIRS, m, 0, 0, 0, "pair_sums n=%d", m);
+        else if (!strcmp(unit, "inplace")) run_and_print(TL_OP_INPLACE, m, 0, 0, 0, "transpose_inplace %dx%d", m, m);
         else if (!strcmp(unit, "dbuf")) run_and_print(TL_OP_DBUF, s.m, s.n, s.k, 0, "matmul_dbuf %dx%dx%d", s.m, s.k, s.n);
         else { fprintf(stderr, "cpu-check: unknown unit '%s' (reverse, sums, pairs, inplace or dbuf)\n", unit); return 2; }
-        return 0;
     }
+    if (o->nshapes || o->unit)
+        return 0;
     run_and_print(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
     run_and_print(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
     run_and_print(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);

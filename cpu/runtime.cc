@@ -1009,12 +1009,13 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     char buf[512];
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
-    bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 || nblocks == 0 ||
+    bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 ||
                grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu;
-    /* More dynamic shared memory than the kernel may have (48 KiB, or what
-     * cudaFuncSetAttribute allowed): the GPU refuses the launch so. */
+    /* An empty grid, or more dynamic shared memory than the kernel may have
+     * (48 KiB, or what cudaFuncSetAttribute allowed): the GPU refuses the
+     * launch with cudaErrorInvalidValue (an empty grid so on an H200, CUDA 13). */
     cudaError_t refused = bad ? cudaErrorInvalidConfiguration
-                          : dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
+                          : nblocks == 0 || dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
     snprintf(buf, sizeof buf, "launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%s", file, line, grid.x, grid.y, grid.z,
              block.x, block.y, block.z, cudaGetErrorName(refused));
     {
