@@ -1091,16 +1091,6 @@ static void apply_ptx_widths(void)
     char err[600] = "";
     ptx_line_access *lines = NULL;
     int n = -1;
-    /* The lab file: --source, else the file of the first access CPU mode saw. */
-    char file[512] = "";
-    if (source)
-        snprintf(file, sizeof file, "%s", source);
-    else if (ncounters) {
-        snprintf(file, sizeof file, "%s", site_of(counters[0].pc)->where);
-        char *colon = strrchr(file, ':');
-        if (colon)
-            *colon = 0;
-    }
     if (!path[0] || access(path, R_OK) != 0) {
         snprintf(widths_note, sizeof widths_note, "no PTX of the file (nvcc could not make %.300s): requests count one per access as g++ compiles it; nvcc may merge some",
                  path[0] ? path : "it");
@@ -1110,14 +1100,12 @@ static void apply_ptx_widths(void)
         snprintf(widths_note, sizeof widths_note, "the PTX could not be read (%.400s): requests count one per access as g++ compiles it", err);
         return;
     }
-    n = ptx_line_accesses(&m, file[0] ? file : NULL, &lines, err, sizeof err);
-    ptx_free(&m);
-    if (n < 0) {
-        snprintf(widths_note, sizeof widths_note, "%.400s: requests count one per access as g++ compiles it", err);
-        return;
-    }
-    widths_from_ptx = 1;
-    int changed = 0;
+    /* Each access is matched in the PTX by the file its site names: CPU mode and
+     * nvcc compiled the same path (the build's, a link for a name make cannot
+     * take), so the counts never depend on the name the student gave the file
+     * (--source, only shown). */
+    char loaded[512] = "";
+    int changed = 0, matched = 0;
     for (int i = 0; i < ncounters; i++) {
         counter *c = &counters[i];
         const site *s = site_of(c->pc);
@@ -1126,8 +1114,18 @@ static void apply_ptx_widths(void)
         char *colon = strrchr(where, ':');
         if (colon)
             *colon = 0;
-        if (!c->sampled || !c->size || (file[0] && !ptx_same_path(where, file)))
+        if (!c->sampled || !c->size)
             continue;
+        if (!matched || strcmp(where, loaded)) {
+            free(lines);
+            lines = NULL;
+            snprintf(loaded, sizeof loaded, "%s", where);
+            n = ptx_line_accesses(&m, where, &lines, err, sizeof err);
+            matched = 1;
+        }
+        if (n < 0)
+            continue;   /* a header's access, or a file the PTX does not name: one request per access */
+        widths_from_ptx = 1;
         /* The PTX's accesses of the same array at the line where it knows
          * the array ("As", as the access names it: "As[32][32]"), else all
          * of the line's in this space and direction. */
@@ -1149,6 +1147,11 @@ static void apply_ptx_widths(void)
         }
     }
     free(lines);
+    ptx_free(&m);
+    if (!widths_from_ptx && err[0]) {
+        snprintf(widths_note, sizeof widths_note, "%.400s: requests count one per access as g++ compiles it", err);
+        return;
+    }
     snprintf(widths_note, sizeof widths_note, changed ?
              "requests follow the widths nvcc compiles each line's accesses to: its PTX, and ptxas's merging of aligned neighbours as modelled" : "");
 }

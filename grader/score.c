@@ -264,7 +264,8 @@ void grade_not_allowed(grade *g, const options *o)
 static int counter_row(char *out, const char *what, double yours, double ideal, double tolerance)
 {
     int off = yours > ideal + tolerance;
-    appendf(out, OUTPUT_LEN, "  %-34s %8.2f %8.0f%s\n", what, yours, ideal, off ? "   <- off" : "");
+    appendf(out, OUTPUT_LEN, ideal == floor(ideal) ? "  %-34s %8.2f %8.0f%s\n" : "  %-34s %8.2f %8.2f%s\n", what, yours,
+            ideal, off ? "   <- off" : "");
     return off;
 }
 
@@ -405,10 +406,16 @@ void grade_counters(grade *g, const options *o, int all_passed)
      * as many stores; more means narrower accesses or extra work (another
      * kernel only adds requests). */
     tl_shape at;
-    double ideal_requests = vector && tl_parse_shape(shape, &at) == 0 ? (double)at.rows * at.cols / 128 : 0;
+    int have_shape = vector && tl_parse_shape(shape, &at) == 0;
+    double ideal_requests = have_shape ? (double)at.rows * at.cols / 128 : 0;
+    /* The sectors per request the bytes moved need, whole sectors each: rows x
+     * cols floats read once and written once, over the requests made (what
+     * report.html shows per line, from the same addresses, in CPU mode). */
+    double ld_ideal = have_shape ? tl_per_request((double)at.rows * at.cols / 8, c.global_ld_requests) : 16;
+    double st_ideal = have_shape ? tl_per_request((double)at.rows * at.cols / 8, c.global_st_requests) : 16;
     if (vector) {
-        counter_row(t->output, "global loads: sectors/request", ld_sectors, 16, INFINITY);   /* shown, never off */
-        counter_row(t->output, "global stores: sectors/request", st_sectors, 16, INFINITY);
+        counter_row(t->output, "global loads: sectors/request", ld_sectors, round(ld_ideal * 100) / 100, INFINITY);   /* shown, never off */
+        counter_row(t->output, "global stores: sectors/request", st_sectors, round(st_ideal * 100) / 100, INFINITY);
         ld_s = counter_row(t->output, "global loads: requests", c.global_ld_requests, ideal_requests,
                            (r->vector_max_requests - 1) * ideal_requests);
         st_s = counter_row(t->output, "global stores: requests", c.global_st_requests, ideal_requests,
@@ -429,7 +436,8 @@ void grade_counters(grade *g, const options *o, int all_passed)
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
-        .ld_requests = c.global_ld_requests, .st_requests = c.global_st_requests, .ideal_requests = ideal_requests};
+        .ld_requests = c.global_ld_requests, .st_requests = c.global_st_requests, .ideal_requests = ideal_requests,
+        .ld_ideal = ld_ideal, .st_ideal = st_ideal, .rows = have_shape ? at.rows : 0, .cols = have_shape ? at.cols : 0};
     explain_counters(t->output, OUTPUT_LEN, &reading);
     /* Where the timing is too (rubric counters_timed), for what this item scores. */
     char timed_why[512] = "";
