@@ -52,6 +52,17 @@ esac
 
 # ---- sanitize and count beside the hidden tests (neither times anything) --------
 gpu_lock shared
+# Tensor-pipe instructions count as arithmetic (skipping's evidence, per-kernel weights, and the
+# FP32 labs' refusal of tensor-core work). Which such metrics exist depends on the GPU and ncu:
+# ncu lists them; the parent metric alone where listed, else each sub-pipe (grader/counters.h sums them).
+tensor_metrics=
+if [ -n "$ncu" ] && [ -n "$count_tensor" ] && { [ -n "$counts" ] || [ -n "$dbuf_args" ]; }; then
+    tensor_metrics=$("$ncu" --query-metrics 2>/dev/null | awk '
+        $1 == "smsp__inst_executed_pipe_tensor" { parent = 1 }
+        $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9]+$/ { subs = subs "," $1 ".sum" }
+        END { print parent ? ",smsp__inst_executed_pipe_tensor.sum" : subs }')
+fi
+counter_metrics=$counter_metrics$tensor_metrics
 ncu_run() {   # NAME METRICS WORKER CHECK-ARGS...: ncu around a worker (default the student's); NAME.csv, NAME.log
     # Only here may the worker write files (kit/sandbox.c): ncu's injected library writes its own.
     name=$1 metrics=$2 judge_worker=$3; shift 3
@@ -104,7 +115,7 @@ if [ -n "$sanitizer" ]; then   # they run even when tests fail: a race is the be
     step "$sanitize_title"
     # The double-buffered unit's kernels, named by ncu: its structure is judged on what it ran.
     [ -z "$dbuf_args" ] || ( ncu_lock
-        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic '' $dbuf_args"; ncu_unlock ) &
+        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\$tensor_metrics '' $dbuf_args"; ncu_unlock ) &
     for tool in $tools; do
         if [ -n "$units" ]; then sanitize_units "$tool" & else eval "sanitize \"\$tool\" \"\$tool\" $sanitize_args" & fi
     done
