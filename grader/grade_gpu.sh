@@ -57,7 +57,7 @@ gpu_lock shared
 # ncu lists them; the parent metric alone where listed, else each sub-pipe (grader/counters.h sums them).
 tensor_metrics=
 if [ -n "$ncu" ] && [ -n "$count_tensor" ] && { [ -n "$counts" ] || [ -n "$dbuf_args" ]; }; then
-    tensor_metrics=$("$ncu" --query-metrics 2>/dev/null | awk '
+    tensor_metrics=$(timeout 60 "$ncu" --query-metrics 2>/dev/null | awk '
         $1 == "smsp__inst_executed_pipe_tensor" { parent = 1 }
         $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9]+$/ { subs = subs "," $1 ".sum" }
         END { print parent ? ",smsp__inst_executed_pipe_tensor.sum" : subs }')
