@@ -313,3 +313,24 @@ Test(hostile, the_board_keeps_pseudonyms_readable_at_phone_width, .timeout = 120
               "a pseudonym has no width of its own");
     cr_expect(strstr(page, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
 }
+
+/* Issue 44, case 6: a CUDA toolkit with nvcc's, the runtime's and the driver's
+ * headers but not cuda_profiler_api.h (Ubuntu 22.04 with setup.sh's first three
+ * packages): the kit's build stops before nvcc with one sentence naming the
+ * package that has it (setup.sh installs it; tests/tools/gradescope.c). */
+Test(hostile, a_missing_cuda_header_is_named_with_its_package)
+{
+    fresh("cuda-headers");
+    cr_assert_eq(tool_sh("mkdir -p " WORK "/cuda-headers/cuda-13.0/include " WORK "/cuda-headers/cuda-13.0/bin && touch " WORK
+                         "/cuda-headers/cuda-13.0/include/cuda_runtime.h " WORK "/cuda-headers/cuda-13.0/include/cuda.h"), 0);
+    int status = tool_sh("make -s --no-print-directory ARCH=sm_hostile CUDA_HOME=$PWD/" WORK "/cuda-headers/cuda-13.0 "
+                         "build/sm_hostile/kit/case.cu.o > " WORK "/cuda-headers/make.log 2>&1");
+    const char *log = tool_read(WORK "/cuda-headers/make.log", NULL);
+    cr_expect_eq(status, 2, "%s", log);
+    cr_expect(strstr(log, "has no cuda_profiler_api.h (the kit includes it): install NVIDIA's cuda-profiler-api-13-0 "
+                          "(sudo apt-get install cuda-profiler-api-13-0"), "%s", log);
+    cr_expect(!strstr(log, "nvcc"), "nvcc ran:\n%s", log);
+    tool_sh("rm -rf build/sm_hostile");
+    cr_expect_eq(tool_sh("make -s --no-print-directory need-cuda-headers > " WORK "/cuda-headers/here.log 2>&1"), 0,
+                 "this machine's toolkit: %s", tool_read(WORK "/cuda-headers/here.log", NULL));
+}
