@@ -145,3 +145,31 @@ Test(cpu_student, inline_ptx_on_the_gpu_s_path_is_named_with_its_line)
     cr_expect_neq(status, 0);
     tl_json_free(j);
 }
+
+/* Lab 7's counters in CPU mode, each part's kernel on its own (as ./grade --cpu checks them, --unit by
+ * --unit): bank conflicts, sectors and widths per line of the file, which report.html draws. */
+Test(cpu_student, lab7_counts_both_kernels_memory_accesses)
+{
+    static const struct { const char *unit; int line; const char *space; } parts[] = {
+        {"dense", 100, "shared"},    /* part 1: float4 reads of As in the multiply */
+        {"sparse", 296, "shared"}};  /* part 2: the tall tile's reads of A */
+    for (int i = 0; i < 2; i++) {
+        char args[256], name[64];
+        snprintf(args, sizeof args, "--unit %s --shape 17x33x65 --counters 128x128x128 --no-branches", parts[i].unit);
+        snprintf(name, sizeof name, "lab7_counters_%s", parts[i].unit);
+        int status;
+        tl_json *j = check("lab7", "solutions/lab7-sparse-matmul/matmul.cu", name, args, &status);
+        expect_right_and_clean(j, status, name);
+        const tl_json *c = tl_json_get(j, "counters");
+        cr_assert(c, "%s: no counters", parts[i].unit);
+        cr_expect_str_eq(tl_json_string(c, "shape", ""), "128x128x128");
+        cr_expect_gt(tl_json_number(c, "shared_ld_requests", 0), 0, "%s", parts[i].unit);
+        cr_expect_gt(tl_json_number(c, "global_ld_requests", 0), 0, "%s", parts[i].unit);
+        cr_expect_str_eq(tl_json_string(c, "request_widths", ""), "ptx", "widths from nvcc's PTX (%s)", parts[i].unit);
+        int found = 0;
+        for (const tl_json *s = tl_json_get(c, "sites")->child; s; s = s->next)
+            found |= (int)tl_json_number(s, "line", 0) == parts[i].line && !strcmp(tl_json_string(s, "space", ""), parts[i].space);
+        cr_expect(found, "%s: no %s access counted at line %d", parts[i].unit, parts[i].space, parts[i].line);
+        tl_json_free(j);
+    }
+}
