@@ -173,3 +173,20 @@ Test(cpu_student, lab7_counts_both_kernels_memory_accesses)
         tl_json_free(j);
     }
 }
+
+/* Lab 7's double-buffered part 1 (the candidate reference, switched on by
+ * tests/submissions/fair/lab7/dense_double_buffered.patch): right on every kind
+ * of edge, and its one barrier a slice leaves no race between a stage's reads
+ * and its refill. */
+Test(cpu_student, lab7_double_buffered_dense_is_right_and_race_free)
+{
+    cr_assert_eq(sh_("mkdir -p " WORK " && patch -s -o " WORK "/lab7_dbuf.cu solutions/lab7-sparse-matmul/matmul.cu "
+                     "< tests/submissions/fair/lab7/dense_double_buffered.patch"), 0);
+    int status;
+    tl_json *j = check("lab7", WORK "/lab7_dbuf.cu", "lab7_dbuf",
+                       "--unit dense --shape 1x1x1 --shape 1x300x1 --shape 300x1x200 --shape 17x33x65 "
+                       "--shape 130x36x260 --shape 257x129x131 --shape 64x64x64 --counters 128x128x128 --no-branches",
+                       &status);
+    expect_right_and_clean(j, status, "lab7_dbuf");
+    tl_json_free(j);
+}
