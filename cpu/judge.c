@@ -518,6 +518,14 @@ typedef struct {
 } counter;
 static counter counters[MAX_SITES];
 static int ncounters;
+/* The same per kernel (launch site), when the case launched more than one:
+ * grader/counters.c judges each kernel on its own. */
+typedef struct { unsigned site, pc; unsigned long long requests, units, ideal; } kernel_counter;
+enum { MAX_KERNEL_SITES = 16 };
+static kernel_counter kcounters[MAX_SITES * 4];
+static int nkcounters;
+static char ksites[MAX_KERNEL_SITES][256];
+static int nksites;
 
 /* What the last report said beside findings: a refused call, host accesses. */
 static char forbidden[200];
@@ -613,6 +621,21 @@ static int read_report(const char *report, int keep_counters)
             c->ideal = strtoull(f[6], NULL, 10);
             c->sampled = 0;
             c->per_access = 1;
+        } else if (!strcmp(f[0], "ksite") && nf >= 3 && keep_counters) {
+            unsigned i = (unsigned)atoi(f[1]);
+            if (i < MAX_KERNEL_SITES) {
+                snprintf(ksites[i], sizeof ksites[i], "%s", f[2]);
+                if ((int)i >= nksites)
+                    nksites = (int)i + 1;
+            }
+        } else if (!strcmp(f[0], "kcounter") && nf >= 6 && keep_counters &&
+                   nkcounters < (int)(sizeof kcounters / sizeof *kcounters)) {
+            kernel_counter *k = &kcounters[nkcounters++];
+            k->site = (unsigned)atoi(f[1]);
+            k->pc = (unsigned)strtoul(f[2], NULL, 16);
+            k->requests = strtoull(f[3], NULL, 10);
+            k->units = strtoull(f[4], NULL, 10);
+            k->ideal = strtoull(f[5], NULL, 10);
         } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
             unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
             for (int i = 0; i < ncounters; i++) {
@@ -1285,28 +1308,74 @@ static void print_counters(const char *shape, tl_json_writer *jw)
 }
 
 /* ---- what ./grade --cpu reads, in the formats a GPU grade writes ------------ */
+/* One kernel's totals (site < 0: every kernel's), [shared][st][requests, units, ideal],
+ * requests in nvcc's widths (each instruction's per_access). */
+static void kernel_totals(int site, unsigned long long t[2][2][3])
+{
+    if (site < 0) {
+        counter_totals(t);
+        return;
+    }
+    double req[2][2] = {{0}};
+    memset(t, 0, sizeof(unsigned long long[2][2][3]));
+    for (int i = 0; i < nkcounters; i++) {
+        const kernel_counter *k = &kcounters[i];
+        const counter *c = NULL;
+        for (int j = 0; j < ncounters && !c; j++)
+            if (counters[j].pc == k->pc)
+                c = &counters[j];
+        if ((int)k->site != site || !c)
+            continue;
+        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
+        req[sh][st] += (double)k->requests * c->per_access, t[sh][st][1] += k->units, t[sh][st][2] += k->ideal;
+    }
+    for (int sh = 0; sh < 2; sh++)
+        for (int st = 0; st < 2; st++)
+            t[sh][st][0] = rounded(req[sh][st]);
+}
+
 /* --ncu-csv FILE: the counters as ncu --csv writes them (grader/counters.c
- * reads both), one launch: every kernel of the case summed. */
+ * reads both): one row set per kernel (by launch site), or, with one kernel,
+ * every launch of the case together. */
 static int write_ncu_csv(const char *path)
 {
-    unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
-    counter_totals(t);
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    const struct { const char *metric; unsigned long long value; } rows[] = {
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
-        {"smsp__sass_inst_executed_op_shared_ld.sum", t[1][0][0]},
-        {"smsp__sass_inst_executed_op_shared_st.sum", t[1][1][0]},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t[0][0][1]},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
-    };
     fprintf(f, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
-        fprintf(f, "\"0\",\"(CPU mode: every kernel of the launch)\",\"%s\",\"\",\"%llu\"\n", rows[i].metric, rows[i].value);
+    int per_kernel = nksites > 1 && nkcounters > 0;
+    for (int site = per_kernel ? 0 : -1; site < (per_kernel ? nksites : 0); site++) {
+        unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
+        kernel_totals(site, t);
+        const struct { const char *metric; unsigned long long value; } rows[] = {
+            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
+            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
+            {"smsp__sass_inst_executed_op_shared_ld.sum", t[1][0][0]},
+            {"smsp__sass_inst_executed_op_shared_st.sum", t[1][1][0]},
+            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t[0][0][1]},
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
+            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
+        };
+        char name[300];
+        if (site < 0)
+            snprintf(name, sizeof name, "(CPU mode: every kernel of the launch)");
+        else {   /* a path may hold a quote: CSV doubles it */
+            char quoted[256];
+            size_t o = 0;
+            const char *base = strrchr(ksites[site], '/');
+            for (const char *p = base ? base + 1 : ksites[site]; *p && o + 3 < sizeof quoted; p++) {
+                if (*p == '"')
+                    quoted[o++] = '"';
+                quoted[o++] = *p;
+            }
+            quoted[o] = 0;
+            snprintf(name, sizeof name, "the kernel launched at %s", quoted);
+        }
+        for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+            fprintf(f, "\"%d\",\"%s\",\"%s\",\"\",\"%llu\"\n", site < 0 ? 0 : site, name, rows[i].metric,
+                    rows[i].value);
+    }
     return fclose(f);
 }
 

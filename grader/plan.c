@@ -329,6 +329,8 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
         ncu[0] = '\0';
     assign("ncu", ncu);
     assign("counter_metrics", TL_COUNTER_METRICS);
+    /* Tensor-pipe instructions are counted where arithmetic is judged: an FP32 lab's, and skipping's evidence. */
+    assign("count_tensor", !strcmp(r->arithmetic, "fp32") || r->ffma_ratio_max > 0 ? "1" : "");
     assign("counters_missing", "");
     assign("contrast_worker", "");
     assign("contrast_args", "");
