@@ -190,3 +190,45 @@ Test(cpu_student, lab7_double_buffered_dense_is_right_and_race_free)
     expect_right_and_clean(j, status, "lab7_dbuf");
     tl_json_free(j);
 }
+
+/* The source step (build/cpu/cudafe) on `input`, a preprocessed file named t.cu; its output. */
+static const char *source_step(const char *name, const char *input)
+{
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, WORK "/cudafe-%s", name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fprintf(f, "# 1 \"t.cu\"\n%s", input);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "build/cpu/cudafe < %s > %s.out 2>&1", path, path);
+    cr_assert_eq(sh_(cmd), 0, "cudafe failed on %s", input);
+    snprintf(path + strlen(path), sizeof path - strlen(path), ".out");
+    return read_all(path);
+}
+
+Test(cpu_student, a_launch_through_a_member_calls_the_member)
+{
+    const char *out = source_step("member", "void f() {\n  p.k<<<1, 2>>>(x);\n  s->k<<<g, b, 64>>>(y);\n  a[i].k<<<1, 1>>>(z);\n}\n");
+    cr_expect(strstr(out, "{ p.k(tlc_a...); }, \"t.cu\", 2, 1, 2)(x);"), "%s", out);
+    cr_expect(strstr(out, "{ s->k(tlc_a...); }, \"t.cu\", 3, g, b, 64)(y);"), "%s", out);
+    cr_expect(strstr(out, "{ a[i].k(tlc_a...); }, \"t.cu\", 4, 1, 1)(z);"), "%s", out);
+}
+
+/* Inline PTX in device code (marked by __device__ and __global__ in CPU mode) stops with its line;
+ * a host function's asm (x86, run on the CPU as it is) and a library's are left alone. */
+Test(cpu_student, inline_asm_is_refused_in_device_code_only)
+{
+    const char *out = source_step("asm", "__tlc_device__ void d() {\n  asm volatile(\"bar.sync 0;\" ::: \"memory\");\n}\n"
+                                         "void h() {\n  asm volatile(\"pause\");\n}\n"
+                                         "__tlc_device__ int x;\n void h2() { __asm__(\"nop\"); }\n");
+    cr_expect(strstr(out, "tlc_unsupported(\"inline PTX assembly (asm)\", \"t.cu\", 2);"), "%s", out);
+    cr_expect(strstr(out, "asm volatile(\"pause\")"), "the host function's asm was rewritten:\n%s", out);
+    cr_expect(strstr(out, "__asm__(\"nop\")"), "asm after a device variable's declaration was rewritten:\n%s", out);
+    cr_expect(!strstr(out, "__tlc_device__"), "the mark is left in:\n%s", out);
+}
+
+Test(cpu_student, cuda_launch_kernel_drops_the_void_cast)
+{
+    const char *out = source_step("launchkernel", "void f() {\n  cudaLaunchKernel((const void *)k, g, b, args, 0, 0);\n}\n");
+    cr_expect(strstr(out, "::tlc::launch_kernel(\"t.cu\", 2, k, g, b, args, 0, 0);"), "%s", out);
+}
