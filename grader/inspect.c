@@ -895,6 +895,23 @@ static void ptx_blank_comments(char *line, int *in_comment)
     }
 }
 
+/* One statement of a function's body: its first tensor-core instruction, the functions it calls. */
+static void ptx_statement(ptx_function *fn, const char *text)
+{
+    char callee[4096];
+    size_t len;
+    for (const char *p = text; *p; p++) {
+        if (!fn->tensor[0] && (len = ptx_tensor_at(text, p)))
+            snprintf(fn->tensor, sizeof fn->tensor, "%.*s", (int)(len < 63 ? len : 63), p);
+        else if (ptx_call_at(text, p, callee, sizeof callee) && !list_has(&fn->calls, callee)) {
+            char *copy = strdup(callee);
+            if (!copy)
+                cannot_run("out of memory");
+            list_add(&fn->calls, copy);
+        }
+    }
+}
+
 static int compare_function_names(const void *a, const void *b)
 {
     return strcmp(((const ptx_function *)a)->name, ((const ptx_function *)b)->name);
@@ -942,6 +959,8 @@ static void check_ptx(const char *path, const list *launched)
     long current = -1;         /* the function whose body this is, in fs */
     int depth = 0, in_comment = 0, pending_entry = 0;
     char pending[4096] = "";   /* declared at depth 0, its body not begun */
+    char *statement = NULL;    /* the statement being read, over its lines */
+    size_t statement_len = 0, statement_cap = 0;
     while (getline(&line, &cap, f) >= 0) {
         ptx_blank_comments(line, &in_comment);
         if (depth == 0 && ptx_declared(line, name, sizeof name, &external) && !external) {
@@ -971,18 +990,26 @@ static void check_ptx(const char *path, const list *launched)
                     current = -1;
             } else if (*p == ';' && depth == 0) {
                 pending[0] = '\0';
-            } else if (current >= 0 && rubric.fp32_only) {
-                ptx_function *fn = &fs.f[current];
-                size_t len;
-                char callee[4096];
-                if (!fn->tensor[0] && (len = ptx_tensor_at(line, p)))
-                    snprintf(fn->tensor, sizeof fn->tensor, "%.*s", (int)(len < 63 ? len : 63), p);
-                else if (ptx_call_at(line, p, callee, sizeof callee) && !list_has(&fn->calls, callee)) {
-                    char *copy = strdup(callee);
-                    if (!copy)
-                        cannot_run("out of memory");
-                    list_add(&fn->calls, copy);
+            }
+            /* A body is read statement by statement (to a ; or a brace), over its lines:
+             * a call names its function on the line after "call.uni (retval0),". */
+            if (current >= 0 && rubric.fp32_only) {
+                int ends = *p == ';' || *p == '{' || *p == '}';
+                if (!ends) {
+                    if (statement_len + 2 > statement_cap) {
+                        statement_cap = statement_cap ? 2 * statement_cap : 4096;
+                        statement = realloc(statement, statement_cap);
+                        if (!statement)
+                            cannot_run("out of memory");
+                    }
+                    statement[statement_len++] = *p == '\n' || *p == '\r' ? ' ' : *p;
+                    statement[statement_len] = '\0';
+                } else if (statement_len) {
+                    ptx_statement(&fs.f[current], statement);
+                    statement_len = 0;
                 }
+            } else {
+                statement_len = 0;
             }
         }
         char var[128];
@@ -1047,6 +1074,7 @@ static void check_ptx(const char *path, const list *launched)
         free(fs.f[i].name);
     }
     free(fs.f);
+    free(statement);
     for (size_t l = 0; l < NLIB; l++)
         if (count[l])
             finding("ptx", libraries[l].ns,
