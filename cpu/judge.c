@@ -994,9 +994,9 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
             snprintf(r->message, sizeof r->message, "the worker ended (status %d) before replying%s%s", w.exit_code,
                      first_err[0] ? ": " : "", first_err);
     } else if (ended[0]) {
-        snprintf(r->verdict, sizeof r->verdict, "crashed");
-        snprintf(r->message, sizeof r->message, "your code %s: the test stopped there, as at a crash. Next: return "
-                 "from the launch function instead of ending the program", ended);
+        snprintf(r->verdict, sizeof r->verdict, "ended");
+        snprintf(r->message, sizeof r->message, "your code %s: the test stopped there, as at a crash; return from "
+                 "the launch function instead of ending the program", ended);
     } else if (w.missing) {
         snprintf(r->verdict, sizeof r->verdict, "missing");
         snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
