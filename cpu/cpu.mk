@@ -37,7 +37,7 @@ CPU_OUT := $(OUT)/cpu
 CPU_HEADERS := $(wildcard cpu/include/*.h cpu/include/*/*.h)
 # The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
 CPU_TEST_KINDS := $(notdir $(KIND_DIRS))
-# The CUDA headers CPU mode does not emulate (mma.h: cpu/include/mma.h, names only): each a header of one #error line
+# The CUDA headers CPU mode does not emulate (mma.h: cpu/include/mma.h, its names only): each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
 CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h cublas.h cublas_v2.h cublasLt.h \

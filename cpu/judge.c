@@ -372,7 +372,7 @@ static void symbolize(const char *report)
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
         } else if (!strcmp(kindw, "oob") || !strcmp(kindw, "misaligned")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
-        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
+        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault") || !strcmp(kindw, "ended")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "counter") || !strcmp(kindw, "access")) {
             sscanf(l, "%*[^\t]\t%x", &pcs[0]);
@@ -601,7 +601,8 @@ static int read_report(const char *report, int keep_counters)
             allocated_count = strtoul(f[1], NULL, 10);
             allocated_bytes = strtoul(f[2], NULL, 10);
         } else if (!strcmp(f[0], "ended") && nf >= 2) {
-            snprintf(ended, sizeof ended, "%.200s", f[1]);
+            const site *at = nf >= 3 ? site_of((unsigned)strtoul(f[2], NULL, 16)) : NULL;
+            snprintf(ended, sizeof ended, "%.150s%s%.60s", f[1], at && at->line ? " at " : "", at && at->line ? at->where : "");
             for (char *p = ended; *p; p++)
                 if (*p < 0x20 || *p == 0x7f)
                     *p = 0x3f;

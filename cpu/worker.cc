@@ -91,16 +91,19 @@ static void leave(int code)
 
 /* The lab file ended the process (exit, abort: kit/lab_exits.c) or threw out
  * of its launch function: reply with how, then end, as a crash would. */
-static void on_ending(const char *what)
+static void on_ending(const char *what, const void *caller)
 {
     if (__atomic_exchange_n(&replied, 1, __ATOMIC_SEQ_CST))
         for (;;)
             pause();
-    char report[256];
-    int n = snprintf(report, sizeof report, "ended\t%.200s\n", what);
-    for (char *p = report + 6; p < report + n - 1; p++)
+    char text[204], report[256];
+    snprintf(text, sizeof text, "%.200s", what);
+    for (char *p = text; *p; p++)
         if (*p == '\t' || *p == '\n')
             *p = ' ';
+    /* Where: the caller's return address as an offset into the lab file's code, which
+     * the check turns into FILE:LINE (cpu/judge.c symbolize); 0 when none. */
+    int n = snprintf(report, sizeof report, "ended\t%s\t%x\n", text, caller ? tlc_pc_offset((uintptr_t)caller) : 0u);
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
@@ -281,7 +284,7 @@ static int run(const tlc_request &q, float *in)
             free(type);
         }
         if (what[0])
-            on_ending(what);
+            on_ending(what, NULL);
     }
     cudaError_t err = cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();

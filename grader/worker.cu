@@ -123,14 +123,17 @@ static void send_reply(uint32_t status, int cuda_error, int at_launch, int sysca
 
 /* The lab file ended the process (kit/lab_exits.c) or threw out of a launch:
  * say how, then leave, as a crash would. */
-static void send_ended(const char *what)
+static void send_ended(const char *what, const void *caller)
 {
+    char where[200] = "";
+    if (caller)
+        tl_lab_where(caller, where, sizeof where);
     tl_worker_reply r;
     memset(&r, 0, sizeof r);
     r.magic = TL_WORKER_MAGIC;
     r.seq = current_seq;
     r.status = TL_REPLY_ENDED;
-    snprintf(r.what, sizeof r.what, "%s", what);
+    snprintf(r.what, sizeof r.what, "%s%s%s", what, where[0] ? " " : "", where);
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
         leave(3);
     leave(125);
@@ -258,7 +261,7 @@ static void call_catching(const tl_worker_request *q, uint64_t rotation)
                  q->op < TL_OP_COUNT ? tl_launch_names[q->op] : "the launch function");
         free(type);
     }
-    send_ended(what);
+    send_ended(what, NULL);
 }
 
 static void serve(const tl_worker_request *q)

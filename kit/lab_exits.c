@@ -8,7 +8,7 @@
  * the file's (a CUDA_CHECK that exits is ordinary course code, which the
  * inspector allows): it costs the request it happens in, as a crash does,
  * and the worker's reply says which call, with what status, from where
- * ("called exit (status 1) in launch_transpose"). Before that (the worker's
+ * ("called exit (status 1)", and where the caller's return address lies). Before that (the worker's
  * own code, the CUDA runtime's), each is libc's own. A raw exit system call
  * bypasses this: the judge sees the process end and says so.
  */
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void (*tl_lab_ending)(const char *what);
+void (*tl_lab_ending)(const char *what, const void *caller);
 
 extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
 
@@ -49,15 +49,14 @@ void tl_lab_where(const void *caller, char *out, size_t len)
 
 static void ending(const char *call, int with_status, int status, const void *caller)
 {
-    char where[200], what[300];
-    tl_lab_where(caller, where, sizeof where);
+    char what[120];
     if (with_status)
-        snprintf(what, sizeof what, "called %s (status %d) %s", call, status, where);
+        snprintf(what, sizeof what, "called %s (status %d)", call, status);
     else
-        snprintf(what, sizeof what, "called %s %s", call, where);
-    void (*reply)(const char *) = tl_lab_ending;
+        snprintf(what, sizeof what, "called %s", call);
+    void (*reply)(const char *, const void *) = tl_lab_ending;
     tl_lab_ending = NULL;   /* an exit inside the reply is libc's own */
-    reply(what);            /* replies and ends the process */
+    reply(what, caller);    /* replies and ends the process */
     _exit(125);
 }
 

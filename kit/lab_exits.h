@@ -12,9 +12,10 @@ extern "C" {
 #endif
 
 /* Set by a worker once it has mapped the lab file: called with "called exit
- * (status 1) in launch_transpose (+0x4f, worker.so)"; it replies and ends the
- * process (it must not return). NULL: every call is libc's own. */
-extern void (*tl_lab_ending)(const char *what);
+ * (status 1)" and the caller's return address (NULL: none, an exception); it
+ * replies and ends the process (it must not return). NULL: every call is
+ * libc's own. */
+extern void (*tl_lab_ending)(const char *what, const void *caller);
 
 /* Where `caller` (a return address) lies, for a student: "in FUNCTION (+0xOFF,
  * LIBRARY)", the nearest exported name. */
