@@ -1793,7 +1793,7 @@ static int known_sparse_unit(const char *u)
 
 /* Lab 7: two kernels, the rubric's units dense and sparse; then the branches case, the
  * student's kernel beside the wide-tile contrast. */
-static int sparse_cases(const options *o)
+static int sparse_cases(const options *o, char *cshape, size_t len)
 {
     static const char *const zeros[] = {"no zeros", "all zero", "zero K-blocks", "zero values", "changing along K"};
     const char *unit = o->unit;
@@ -1833,6 +1833,23 @@ static int sparse_cases(const options *o)
                 run_and_print(TL_OP_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
                               cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
             }
+    }
+    /* The memory counters of each part's kernel (the --unit's, else both), as
+     * lab 4's: bank conflicts, sectors and widths per line; the sparse kernel
+     * with half its K-blocks zero, so the lines it skips show as such. */
+    tl_mm_shape c = {256, 256, 256};
+    if (o->counters_shape && tl_parse_mm_shape(o->counters_shape, &c)) { usage(stderr); return 2; }
+    if (!o->no_counters) {
+        snprintf(cshape, len, "%dx%dx%d", c.m, c.k, c.n);
+        if (!unit || !strcmp(unit, "dense"))
+            run_and_print(TL_OP_MATMUL, c.m, c.n, c.k, 1, "dense %s (counters)", cshape);
+        if (!unit || !strcmp(unit, "sparse")) {
+            tl_sparsity asked = sparsity;
+            double asked_density = density;
+            sparsity = TL_SPARSE_BLOCKS, density = 0.5;
+            run_and_print(TL_OP_SPARSE, c.m, c.n, c.k, 1, "sparse %s (counters)", cshape);
+            sparsity = asked, density = asked_density;
+        }
     }
     if (sparse && !o->no_branches && (o->json_path || o->branches_option)) {
         static char beside[4096 + 64];
@@ -1958,7 +1975,7 @@ int main(int argc, char **argv)
     else if (!strcmp(kind, "supersteps"))
         status = supersteps_cases(&o);
     else if (!strcmp(kind, "sparse"))
-        status = sparse_cases(&o);
+        status = sparse_cases(&o, cshape, sizeof cshape);
     else if (own) {
         int n = o.n_only ? o.n_only : own->n_default;
         run_and_print(own->op, n, 0, 0, 0, "%s n=%d", own->label, n);

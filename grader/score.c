@@ -433,6 +433,9 @@ void grade_counters(grade *g, const options *o, int all_passed)
                 (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
+    if (c.tensor > 0)   /* counted where arithmetic is judged (grade_gpu.sh: count_tensor) */
+        appendf(t->output, OUTPUT_LEN, "  %-34s %8.0f %8s%s\n", "tensor-pipe instructions", c.tensor, "-",
+                !strcmp(r->arithmetic, "fp32") ? "   <- this lab's arithmetic is FP32 on the CUDA cores" : "");
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,

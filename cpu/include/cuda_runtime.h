@@ -238,7 +238,8 @@ inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
 inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float a) { return a < 0 ? 0 : a > 1 ? 1 : a; }
-template <class T> inline T __ldg(const T *p) { return *p; }
+/* A macro, so that the load is counted on the line that makes it. */
+#define __ldg(p) (*(p))
 /* A cycle count; only its growth means anything, as on a GPU. */
 inline long long clock64() { return (long long)__builtin_ia32_rdtsc(); }
 
