@@ -372,7 +372,7 @@ static void symbolize(const char *report)
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
         } else if (!strcmp(kindw, "oob") || !strcmp(kindw, "misaligned")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
-        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
+        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault") || !strcmp(kindw, "ended")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "counter") || !strcmp(kindw, "access")) {
             sscanf(l, "%*[^\t]\t%x", &pcs[0]);
@@ -529,6 +529,8 @@ static int nksites;
 
 /* What the last report said beside findings: a refused call, host accesses. */
 static char forbidden[200];
+static char ended[220];
+static unsigned long allocated_count, allocated_bytes;   /* device allocations of the lab file's own */   /* the lab file's exit, abort or exception (kit/lab_exits.c): how */
 static int host_lines;
 
 /* "once", "4 times" */
@@ -546,6 +548,8 @@ static int read_report(const char *report, int keep_counters)
     int seen = 0;
     forbidden[0] = 0;
     host_lines = 0;
+    ended[0] = 0;
+    allocated_count = allocated_bytes = 0;
     symbolize(report);
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char line[4096];
@@ -601,6 +605,15 @@ static int read_report(const char *report, int keep_counters)
             else
                 seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
                         f[1], f[4], a->where, f[3]);
+        } else if (!strcmp(f[0], "allocated") && nf >= 3) {
+            allocated_count = strtoul(f[1], NULL, 10);
+            allocated_bytes = strtoul(f[2], NULL, 10);
+        } else if (!strcmp(f[0], "ended") && nf >= 2) {
+            const site *at = nf >= 3 ? site_of((unsigned)strtoul(f[2], NULL, 16)) : NULL;
+            snprintf(ended, sizeof ended, "%.150s%s%.60s", f[1], at && at->line ? " at " : "", at && at->line ? at->where : "");
+            for (char *p = ended; *p; p++)
+                if (*p < 0x20 || *p == 0x7f)
+                    *p = 0x3f;
         } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
             char call[200];
             tl_sandbox_describe(atoi(f[1]), call, sizeof call);
@@ -1004,6 +1017,10 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         else
             snprintf(r->message, sizeof r->message, "the worker ended (status %d) before replying%s%s", w.exit_code,
                      first_err[0] ? ": " : "", first_err);
+    } else if (ended[0]) {
+        snprintf(r->verdict, sizeof r->verdict, "ended");
+        snprintf(r->message, sizeof r->message, "your code %s: the test stopped there, as at a crash; return from "
+                 "the launch function instead of ending the program", ended);
     } else if (w.missing) {
         snprintf(r->verdict, sizeof r->verdict, "missing");
         snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
@@ -1014,6 +1031,11 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         snprintf(r->verdict, sizeof r->verdict, "refused");
         snprintf(r->message, sizeof r->message, "host code read or wrote device memory (on a GPU: a crash); "
                  "the work must happen in a kernel");
+    } else if (op == TL_OP_INPLACE && allocated_count) {
+        snprintf(r->verdict, sizeof r->verdict, "wrong");
+        snprintf(r->message, sizeof r->message, "your code allocated device memory while it ran (%lu allocations, "
+                 "%lu bytes): in place means no second buffer; swap each tile pair through shared memory, in the "
+                 "matrix you are given (handout: Part 2)", allocated_count, allocated_bytes);
     } else if (w.status) {
         snprintf(r->verdict, sizeof r->verdict, "error");
         snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);

@@ -100,7 +100,9 @@ WORKER_KIT := $(KIT)/worker.cu.o $(KIT)/sandbox.c.o
 # and the library. It exports what the library may call of it: the counted
 # allocations and the kit's checks (kit/check.h), pulled from libtilelab.a.
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/*/lib))
-LAB_EXPORTS := $(COUNTED_ALLOCS) tl_check_cuda tl_host_floats
+# And the exits (kit/lab_exits.c): a lab file that ends the process says how, in its reply.
+LAB_EXITS := exit _exit _Exit quick_exit abort
+LAB_EXPORTS := $(COUNTED_ALLOCS) tl_check_cuda tl_host_floats $(LAB_EXITS)
 LAB_WORKER_LDFLAGS := -cudart shared -ldl $(if $(CUDA_LIBDIR),-Xlinker -rpath=$(CUDA_LIBDIR)) \
     $(foreach f,$(LAB_EXPORTS),-Xlinker --export-dynamic-symbol=$(f) -Xlinker --undefined=$(f))
 $(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS) | need-cuda-headers
@@ -110,7 +112,7 @@ $(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS) | need-cuda-headers
 # The linker's trace of this link names every file it used: the list of
 # names a lab file's global definitions must not collide with
 # (grader/inspect.c --link-symbols) is read from those files.
-$(KIT)/lab-worker: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a | need-seccomp
+$(KIT)/lab-worker: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/lab_exits.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a | need-seccomp
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(LAB_WORKER_LDFLAGS) -Xlinker --trace -o $@ > $@.trace
 $(KIT)/link-symbols.txt: $(KIT)/lab-worker mk/link-symbols.sh
