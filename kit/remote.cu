@@ -748,8 +748,7 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         char what[200];
         reply_text(&r, what, sizeof what);
         set_message(o, TL_RUN_ENDED, "%s %s: the test stopped there, as at a crash. Next: return from the launch "
-                    "function instead (an error check that ends the program hides which CUDA call failed: the "
-                    "report shows the kit's own check of it when you return)", w->name, what);
+                    "function instead of ending the program", w->name, what);
         tl_worker_stop(w);
         break;
     }
