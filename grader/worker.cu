@@ -138,6 +138,12 @@ static void send_ended(const char *what, const void *caller)
     r.seq = current_seq;
     r.status = TL_REPLY_ENDED;
     snprintf(r.what, sizeof r.what, "%s%s%s", what, where[0] ? " " : "", where);
+    snprintf(r.what_alone, sizeof r.what_alone, "%.63s", what);
+#ifdef TL_WORKER_LOADS_LAB
+    Dl_info info;
+    if (caller && dladdr(caller, &info) && info.dli_fname && !strcmp(info.dli_fname, lab_path))
+        r.lab_offset = (uint64_t)((const char *)caller - (const char *)info.dli_fbase);
+#endif
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
         leave(3);
     leave(125);
