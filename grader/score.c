@@ -252,7 +252,8 @@ void grade_structure(grade *g, const options *o, int all_passed)
 void grade_not_allowed(grade *g, const options *o)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "allowed calls only", tl_rubric_max_points(r));
+    /* the maximum the grade would have had: in CPU mode, without the points it never measures */
+    graded_test *t = add_item(g, "allowed calls only", o->cpu_mode ? tl_rubric_cpu_max_points(r) : tl_rubric_max_points(r));
     g->flags |= FLAG_NOT_ALLOWED;
     t->beyond_correctness = 0;
     explain_not_allowed(t->output, OUTPUT_LEN, o);

@@ -126,14 +126,24 @@ static void send_reply(uint32_t status, int cuda_error, int at_launch, int sysca
 static void send_ended(const char *what, const void *caller)
 {
     char where[200] = "";
+#ifdef TL_WORKER_LOADS_LAB   /* kit/lab_exits.c is the lab worker's alone */
     if (caller)
         tl_lab_where(caller, where, sizeof where);
+#else
+    (void)caller;
+#endif
     tl_worker_reply r;
     memset(&r, 0, sizeof r);
     r.magic = TL_WORKER_MAGIC;
     r.seq = current_seq;
     r.status = TL_REPLY_ENDED;
     snprintf(r.what, sizeof r.what, "%s%s%s", what, where[0] ? " " : "", where);
+    snprintf(r.what_alone, sizeof r.what_alone, "%.63s", what);
+#ifdef TL_WORKER_LOADS_LAB
+    Dl_info info;
+    if (caller && dladdr(caller, &info) && info.dli_fname && !strcmp(info.dli_fname, lab_path))
+        r.lab_offset = (uint64_t)((const char *)caller - (const char *)info.dli_fbase);
+#endif
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
         leave(3);
     leave(125);
@@ -192,6 +202,10 @@ COUNTED(cudaMalloc, (void **p, size_t n), (p, n))
 COUNTED(cudaMallocManaged, (void **p, size_t n, unsigned flags), (p, n, flags))
 COUNTED(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
 COUNTED(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))
+COUNTED(cudaMalloc3D, (cudaPitchedPtr *p, cudaExtent e), (p, e))
+COUNTED(cudaMallocArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, size_t w, size_t h, unsigned f), (a, d, w, h, f))
+COUNTED(cudaMalloc3DArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, cudaExtent e, unsigned f), (a, d, e, f))
+COUNTED(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))
 }
 #else
 extern "C" unsigned tl_lab_device_allocs;
