@@ -14,7 +14,7 @@
 # another bound): a grade that would end past it (by a rough estimate) is left out and said so,
 # and one still running at the bound is stopped. The kit is built by the first grade: on a
 # fresh machine build it first (./grade lab3 --file solutions/lab3-padding/transpose.cu once),
-# or give a larger bound (PROFILED_COMPARE_S=540 fits every grade above in one 10-minute call).
+# or give a larger bound (PROFILED_COMPARE_S=560 for every grade below in one 10-minute call).
 #
 # Setting the margin: the references' ratios (every lab, every seed) give the honest band,
 # LO..HI; set profiled_time_low a margin below LO and profiled_time_high a margin above HI
@@ -79,6 +79,7 @@ grade_one lab6-reference-seed1 lab6 solutions/lab6-register-transpose/transpose.
 grade_one lab6-attack-profiled_seen lab6 tests/submissions/attacks/lab6/profiled_seen_in_start_environment.patch 20261121 45
 grade_one lab3-reference-seed1 lab3 solutions/lab3-padding/transpose.cu 20261121 45
 grade_one lab7-reference lab7 solutions/lab7-sparse-matmul/matmul.cu 20261121 150
+grade_one lab7-attack-profiled_seen lab7 tests/submissions/attacks/lab7/profiled_seen_in_start_environment.patch 20261121 150
 grade_one lab6-reference-seed2 lab6 solutions/lab6-register-transpose/transpose.cu 7 45
 grade_one lab3-reference-seed2 lab3 solutions/lab3-padding/transpose.cu 7 45
 say "elapsed $(( $(date +%s) - began )) s; summary in $summary"
