@@ -99,7 +99,12 @@ count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.s
     echo $1 >"$counts_dir/$name.status"
 }
 # The plan's counts, then (lab 7) the kit's contrast kernel counted the same way, for no points.
-[ -z "$counts" ] || ( ncu_lock; each "$counts" count
+# Those at the timed shape wait for the GPU to be this grade's alone (beside the measurement, below):
+# ncu's time of the launch it counts there is set beside the measurement's (score.c), since a
+# kernel can tell a profiler is in its process and could run other code there.
+counts_shared=$(printf '%s\n' "$counts" | grep -v -e --timed-shape) || :
+counts_timed=$(printf '%s\n' "$counts" | grep -e --timed-shape) || :
+[ -z "$counts" ] || ( ncu_lock; each "$counts_shared" count
     [ -z "$contrast_args" ] || eval "ncu_run contrast \"\$counter_metrics\" \"\$contrast_worker\" $contrast_args"
     ncu_unlock ) &
 sanitize() {   # TOOL LOG-NAME CHECK-ARGS...: the sanitizer around the worker, in a checked run
@@ -143,11 +148,6 @@ TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/
 tests_status=$?; echo $tests_status >"$out/tests.status"
 mark "hidden tests done"
 wait   # the sanitizers, counters and the baseline's build finish before anything is timed
-# Every counted process is gone: the counts join the run folder, where the report reads them.
-if [ -n "$counts_private" ]; then
-    for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
-    rm -rf "$counts_private"; counts_private=
-fi
 mark "sanitizers and counters done"
 gpu_unlock
 
@@ -164,13 +164,24 @@ measure() {   # FILE JUDGE ARGS...: the first one's exit status in measure.statu
         ${baseline_skipped:+--baseline-skipped "$baseline_skipped"} 2>>"$out/tests.log"
     set -- $?; [ -e "$out/measure.status" ] || echo $1 >"$out/measure.status"
 }
-if [ $tests_status -eq 0 ] || [ -n "$units" ]; then
-    gpu_lock exclusive
+measuring=
+if [ $tests_status -eq 0 ] || [ -n "$units" ]; then measuring=1; fi
+[ -z "$measuring$counts_timed" ] || gpu_lock exclusive
+if [ -n "$measuring" ]; then
     step "$measure_title"
     each "$measure_runs" measure
 fi
+if [ -n "$counts_timed" ]; then
+    step "counting at the timed shape (ncu; the counted launch's own time is set beside the measurement's)"
+    ncu_lock; each "$counts_timed" count; ncu_unlock
+fi
 gpu_unlock
 mark "measured"
+# Every counted process is gone: the counts join the run folder, where the report reads them.
+if [ -n "$counts_private" ]; then
+    for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
+    rm -rf "$counts_private"; counts_private=
+fi
 
 # ---- score and report: build/tools/report reads the run folder ------------------
 mark "report"
