@@ -299,18 +299,20 @@ static void launch(void)
  *   cudaLaunchKernel((void *)k, grid, block, args, shared, stream)
  *       -> ::tlc::launch_kernel("file", line, k, grid, block, args, shared, stream)
  * Any other first argument is passed as it is (a pointer whose type hides
- * the kernel's is refused when it compiles, with a sentence). */
-static void launch_kernel_call(void)
+ * the kernel's is refused when it compiles, with a sentence).
+ * cudaLaunchCooperativeKernel, whose arguments are the same, likewise
+ * becomes ::tlc::launch_cooperative. */
+static void launch_kernel_call(const char *name, const char *target)
 {
     size_t p = pos;
     while (p < len && isspace((unsigned char)src[p]))
         p++;
     if (p >= len || src[p] != '(') {   /* the name alone: its address, or a declaration */
-        puts_("cudaLaunchKernel");
+        puts_(name);
         return;
     }
     char buf[1280];
-    snprintf(buf, sizeof buf, "::tlc::launch_kernel(\"%s\", %ld, ", file, line);
+    snprintf(buf, sizeof buf, "::tlc::%s(\"%s\", %ld, ", target, file, line);
     puts_(buf);
     pos = p + 1;
     while (pos < len && isspace((unsigned char)src[pos]))
@@ -423,7 +425,9 @@ int main(void)
                 if (device_depth < 0)
                     device_pending = depth;
             } else if (pos - s == 16 && memcmp(src + s, "cudaLaunchKernel", 16) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
-                launch_kernel_call();
+                launch_kernel_call("cudaLaunchKernel", "launch_kernel");
+            } else if (pos - s == 27 && memcmp(src + s, "cudaLaunchCooperativeKernel", 27) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
+                launch_kernel_call("cudaLaunchCooperativeKernel", "launch_cooperative");
             } else if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
                 puts_("__attribute__((noinline))");
             } else if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {

@@ -891,6 +891,7 @@ static const char *status_name(int s)
     case 9: return "cudaErrorInvalidConfiguration";
     case 700: return "cudaErrorIllegalAddress";
     case 716: return "cudaErrorMisalignedAddress";
+    case 720: return "cudaErrorCooperativeLaunchTooLarge";
     default: return "a CUDA error";
     }
 }

@@ -85,7 +85,7 @@ enum { MAX_THREADS = 1024, STACK_BYTES = 128 * 1024, GUARD_BYTES = 4096 };
 /* A block's shared memory as an H100's: 48 KiB of static arrays, and with
  * dynamic memory up to 227 KiB once cudaFuncSetAttribute asks for it. */
 enum { SHARED_LIMIT = 48 * 1024, SHARED_OPTIN = 227 * 1024, SHARED_ARENA = 256 * 1024, REDZONE = 32 };
-enum { READY, WAIT_BLOCK, WAIT_WARP, DONE, ABORTED };
+enum { READY, WAIT_BLOCK, WAIT_WARP, WAIT_GRID, DONE, ABORTED };
 enum : uint16_t { MANY = 0xffff };
 enum { REC_WRITE = 1, REC_SHARED = 2 };
 
@@ -123,6 +123,8 @@ bool g_branches;   /* lab 7's branches case: each lane's path hashed (Branches, 
 unsigned g_pool_threads;
 uint32_t g_order;   /* 0: thread order; else the seed of a shuffled order */
 size_t g_dynamic_limit = SHARED_LIMIT;   /* raised by cudaFuncSetAttribute */
+bool g_cooperative_next;   /* the next launch is a cooperative one (tlc::cooperative_next) */
+enum { SM_COUNT = 132 };   /* an H100 SXM's, as cudaGetDeviceProperties says */
 
 /* ---- findings, merged from every OS thread --------------------------- */
 struct RaceKey {
@@ -315,6 +317,7 @@ struct Job {
     std::atomic<uint64_t> next;
     std::atomic<bool> abort;
     std::atomic<int> error;   /* why it stopped: cudaErrorIllegalAddress, or cudaErrorMisalignedAddress */
+    bool cooperative;         /* every block live at once; this_grid().sync() waits for them all */
 };
 Job g_job;
 
@@ -339,6 +342,11 @@ struct Worker {
     uint32_t wblocks[MAX_THREADS / 32];
     unsigned step = 0;
     bool aborted = false;
+    /* The running block's scheduling state, kept here so a block can be
+     * parked at a grid barrier and resumed (cooperative launches). */
+    bool barrier_reported = false;
+    uint64_t rounds = 0;
+    uint16_t order[MAX_THREADS];
     Findings found;
     std::unordered_map<uint32_t, uint32_t> occ;
 
@@ -652,14 +660,25 @@ void end_step(Worker *w)
     w->step++;
 }
 
-void run_block(Worker *w, uint64_t b)
+/* A block's grid position as the thread-locals the kernel reads. */
+void enter_block(Worker *w, uint64_t b)
 {
     dim3 g = g_job.grid;
     blockIdx = uint3{(unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / ((uint64_t)g.x * g.y))};
     blockDim = g_job.block;
     gridDim = g;
     w->block_id = b;
-    unsigned n = w->nthreads = g_job.block.x * g_job.block.y * g_job.block.z;
+    w->nthreads = g_job.block.x * g_job.block.y * g_job.block.z;
+}
+
+enum { BLOCK_DONE, BLOCK_AT_GRID_BARRIER };
+int schedule_block(Worker *w);
+
+/* Runs block b until it ends, or (a cooperative launch) until all its live threads wait at a grid barrier. */
+int run_block(Worker *w, uint64_t b)
+{
+    enter_block(w, b);
+    unsigned n = w->nthreads;
     for (unsigned i = 0; i < n; i++)
         fiber_init(w, i);
     /* Shared memory starts as NaN, so reading what no thread wrote shows in the result. */
@@ -668,11 +687,20 @@ void run_block(Worker *w, uint64_t b)
     for (unsigned i = 0; i < (n + 31) / 32; i++)
         w->wep[i] = ++w->clock, w->wdiv[i] = false, w->wblocks[i] = 0;
     w->step = 0;
-    bool barrier_reported = false;
-    uint16_t order[MAX_THREADS];
+    w->barrier_reported = false;
     for (unsigned i = 0; i < n; i++)
-        order[i] = (uint16_t)i;
-    uint64_t rounds = 0;
+        w->order[i] = (uint16_t)i;
+    w->rounds = 0;
+    return schedule_block(w);
+}
+
+int schedule_block(Worker *w)
+{
+    const uint64_t b = w->block_id;
+    const unsigned n = w->nthreads;
+    bool &barrier_reported = w->barrier_reported;
+    uint16_t *order = w->order;
+    uint64_t &rounds = w->rounds;
     for (;;) {
         if (g_order) {   /* a shuffled order, the same for this block and round in every run */
             uint64_t x = ((uint64_t)g_order << 32) ^ (b * 0x9e3779b97f4a7c15ull) ^ rounds++;
@@ -690,7 +718,7 @@ void run_block(Worker *w, uint64_t b)
             tlc_switch(&w->sched_sp, f.sp);
             if (w->aborted) {
                 w->cur = nullptr;
-                return;
+                return BLOCK_DONE;
             }
         }
         w->cur = nullptr;
@@ -720,7 +748,7 @@ void run_block(Worker *w, uint64_t b)
         }
         if (released)
             continue;
-        unsigned waiting = 0, done = 0;
+        unsigned waiting = 0, done = 0, at_grid = 0;
         uint32_t pc = 0, other = 0;
         for (unsigned i = 0; i < n; i++) {
             Fiber &f = w->fibers[i];
@@ -729,6 +757,7 @@ void run_block(Worker *w, uint64_t b)
                 continue;
             }
             waiting++;
+            at_grid += f.state == WAIT_GRID;
             if (waiting == 1)
                 pc = f.wait_pc;
             else if (f.wait_pc != pc && !other)
@@ -753,12 +782,126 @@ void run_block(Worker *w, uint64_t b)
                 w->fibers[i].state = READY;
                 w->fibers[i].barriers++;
             }
+        /* Every live thread at a grid barrier (a block barrier too): the block
+         * waits there until every block of the grid has come (run_cooperative). */
+        if (at_grid == waiting)
+            return BLOCK_AT_GRID_BARRIER;
     }
     if (g_counting)
         count_warps(w);
     if (g_branches)
         end_step(w);
+    return BLOCK_DONE;
 }
+
+/* ---- cooperative launches: every block live at once -------------------------
+ * An OS thread runs its blocks (b = its index, plus the pool's size, ...) in
+ * turn; a block that reaches a grid barrier is parked: its threads' used
+ * stacks (each at its own address, put back there), its shared memory and
+ * its scheduling state are copied out, and the next block runs on the same
+ * stacks. Once every OS thread has run or parked all its blocks, the grid
+ * barrier is passed and the parked blocks resume. */
+struct Parked {
+    uint64_t block;
+    std::vector<Fiber> fibers;
+    std::vector<std::vector<char>> stacks;
+    std::vector<char> shared;
+    std::vector<Array> arrays;
+    uintptr_t sh_base;
+    size_t sh_used;
+    unsigned step;
+    bool barrier_reported;
+    uint64_t rounds;
+    std::vector<uint16_t> order;
+};
+
+char *stack_top(Worker *w, unsigned i) { return w->stacks + (size_t)(i + 1) * (STACK_BYTES + GUARD_BYTES); }
+
+void park(Worker *w, Parked &p)
+{
+    unsigned n = w->nthreads;
+    p.block = w->block_id;
+    p.fibers.assign(w->fibers, w->fibers + n);
+    p.stacks.resize(n);
+    for (unsigned i = 0; i < n; i++)
+        if (w->fibers[i].state != DONE)
+            p.stacks[i].assign((char *)w->fibers[i].sp, stack_top(w, i));
+        else
+            p.stacks[i].clear();
+    p.shared.assign(w->sh_region, w->sh_region + w->sh_used);
+    p.arrays = w->arrays;
+    p.sh_base = w->sh_base, p.sh_used = w->sh_used, p.step = w->step;
+    p.barrier_reported = w->barrier_reported, p.rounds = w->rounds;
+    p.order.assign(w->order, w->order + n);
+}
+
+void unpark(Worker *w, const Parked &p)
+{
+    enter_block(w, p.block);
+    unsigned n = w->nthreads;
+    std::copy(p.fibers.begin(), p.fibers.end(), w->fibers);
+    for (unsigned i = 0; i < n; i++)
+        if (!p.stacks[i].empty())
+            memcpy(stack_top(w, i) - p.stacks[i].size(), p.stacks[i].data(), p.stacks[i].size());
+    w->arrays = p.arrays;
+    w->sh_base = p.sh_base, w->sh_used = p.sh_used, w->step = p.step;
+    memcpy(w->sh_region, p.shared.data(), p.shared.size());
+    w->barrier_reported = p.barrier_reported, w->rounds = p.rounds;
+    std::copy(p.order.begin(), p.order.end(), w->order);
+    /* A new barrier epoch: what other blocks left in the shadow is never this one's. */
+    w->epoch = ++w->clock;
+    for (unsigned i = 0; i < (n + 31) / 32; i++)
+        w->wep[i] = ++w->clock, w->wdiv[i] = false, w->wblocks[i] = 0;
+}
+
+std::mutex coop_mu;
+std::condition_variable &coop_cv = *new std::condition_variable;
+unsigned coop_arrived;
+uint64_t coop_gen, coop_sum, coop_total;
+
+/* The pool's OS threads meet; each says how many of its blocks wait at the
+ * grid barrier, and each learns how many do in all. */
+uint64_t coop_meet(unsigned threads, uint64_t mine)
+{
+    std::unique_lock<std::mutex> lock(coop_mu);
+    uint64_t gen = coop_gen;
+    coop_sum += mine;
+    if (++coop_arrived == threads) {
+        coop_total = coop_sum;
+        coop_sum = 0, coop_arrived = 0;
+        coop_gen++;
+        coop_cv.notify_all();
+    } else {
+        coop_cv.wait(lock, [&] { return coop_gen != gen; });
+    }
+    return coop_total;
+}
+
+void run_cooperative(Worker *w, unsigned index, unsigned threads)
+{
+    std::vector<Parked> parked, still;
+    for (uint64_t b = index; b < g_job.nblocks && !g_job.abort; b += threads)
+        if (run_block(w, b) == BLOCK_AT_GRID_BARRIER && !w->aborted) {
+            parked.emplace_back();
+            park(w, parked.back());
+        }
+    while (coop_meet(threads, parked.size()) && !g_job.abort) {
+        still.clear();
+        for (Parked &p : parked) {
+            if (g_job.abort)
+                break;
+            unpark(w, p);
+            if (schedule_block(w) == BLOCK_AT_GRID_BARRIER && !w->aborted) {
+                still.emplace_back();
+                park(w, still.back());
+            }
+        }
+        parked.swap(still);
+        if (g_job.abort)
+            parked.clear();
+    }
+}
+
 
 /* ---- the pool of OS threads ------------------------------------------------ */
 std::mutex pool_mu;
@@ -768,8 +911,11 @@ uint64_t pool_gen;
 unsigned pool_busy;
 unsigned pool_size;   /* threads started, detached: they park between launches until the process ends */
 
+std::atomic<unsigned> pool_started;
+
 void worker_loop()
 {
+    const unsigned index = pool_started++;
     W = new Worker();
     /* A stack for signal handlers: a fiber that overflows its own still gets its fault reported. */
     stack_t ss = {malloc(64 * 1024), 0, 64 * 1024};
@@ -785,7 +931,9 @@ void worker_loop()
         w->arrays.clear();
         w->sh_used = 0;
         w->aborted = false;
-        for (;;) {
+        if (g_job.cooperative)
+            run_cooperative(w, index, pool_size);
+        else for (;;) {
             if (g_job.abort)
                 break;
             uint64_t b = g_job.next++;
@@ -807,7 +955,7 @@ void worker_loop()
 }
 
 /* ---- access hooks ---------------------------------------------------------- */
-void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc)
+void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc, bool atomic = false)
 {
     Fiber *f = w->cur;
     const Array *arr = nullptr;
@@ -829,6 +977,8 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
         fatal_finding(buf);
         abort_fiber(w);
     }
+    if (atomic)   /* atomics do not race with one another; not a load or store for the counters */
+        return;
     uint16_t tid = (uint16_t)f->tid;
     unsigned warp = f->tid / 32;
     uint32_t ep = w->epoch, wep = w->wep[warp];
@@ -906,7 +1056,7 @@ const Alloc *find_alloc(uintptr_t a)
     return &*(it - 1);
 }
 
-void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc)
+void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t pc, bool atomic = false)
 {
     Fiber *f = w->cur;
     const Alloc *al = find_alloc(a);
@@ -925,7 +1075,7 @@ void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
         fatal_finding(buf);
         abort_fiber(w);
     }
-    if (g_counting)
+    if (g_counting && !atomic)
         f->recs.push_back(Rec{a, pc, (uint8_t)size, (uint8_t)((write ? REC_WRITE : 0) | ((f->tid % 32) << 3))});
 }
 
@@ -947,7 +1097,7 @@ void global_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
     abort_fiber(w);
 }
 
-inline void on_access(void *addr, unsigned size, bool write, void *ret, bool typed = false)
+inline void on_access(void *addr, unsigned size, bool write, void *ret, bool typed = false, bool atomic = false)
 {
     uintptr_t a = (uintptr_t)addr;
     Worker *w = W;
@@ -956,9 +1106,9 @@ inline void on_access(void *addr, unsigned size, bool write, void *ret, bool typ
         if (typed && size > 1 && a % size && (shared || a - (uintptr_t)g_arena < ARENA_BYTES))
             misaligned_access(w, a, size, write, pc_of(ret), shared);
         if (shared)
-            shared_access(w, a, size, write, pc_of(ret));
+            shared_access(w, a, size, write, pc_of(ret), atomic);
         else if (a - (uintptr_t)g_arena < ARENA_BYTES)
-            global_access(w, a, size, write, pc_of(ret));
+            global_access(w, a, size, write, pc_of(ret), atomic);
     } else if (!w && a - (uintptr_t)g_arena < ARENA_BYTES) {
         std::lock_guard<std::mutex> lock(g_mu);
         g_host_access[pc_of(ret)] |= write ? 2 : 1;
@@ -1019,6 +1169,12 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
      * launch with cudaErrorInvalidValue (an empty grid so on an H200, CUDA 13). */
     cudaError_t refused = bad ? cudaErrorInvalidConfiguration
                           : nblocks == 0 || dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
+    /* A cooperative grid must fit on the device at once: as many blocks as its
+     * SMs hold, by the limits CPU mode reports (cudaOccupancy...). */
+    bool cooperative = g_cooperative_next;
+    g_cooperative_next = false;
+    if (!refused && cooperative && nblocks > (uint64_t)SM_COUNT * tlc_blocks_per_sm((int)threads, dynamic_shared))
+        refused = cudaErrorCooperativeLaunchTooLarge;
     snprintf(buf, sizeof buf, "launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%s", file, line, grid.x, grid.y, grid.z,
              block.x, block.y, block.z, cudaGetErrorName(refused));
     {
@@ -1054,6 +1210,7 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     g_job.next = 0;
     g_job.abort = false;
     g_job.error = cudaErrorIllegalAddress;
+    g_job.cooperative = cooperative;
     {
         std::unique_lock<std::mutex> lock(pool_mu);
         pool_busy = pool_size;
@@ -1125,6 +1282,26 @@ extern "C" void __syncthreads(void)
     tlc_switch(&f->sp, w->sched_sp);
 }
 
+void tlc::cooperative_next() { g_cooperative_next = true; }
+bool tlc::grid_is_cooperative() { return W && W->cur && g_job.cooperative; }
+
+/* this_grid().sync(): this thread waits until every thread of every block of
+ * the grid has come (run_cooperative). Only a cooperative launch has its
+ * blocks all live: elsewhere a GPU cannot keep the promise either. */
+void tlc::grid_sync()
+{
+    Worker *w = W;
+    if (!w || !w->cur)
+        tlc_unsupported("a grid sync outside a kernel", "?", 0);
+    if (!g_job.cooperative)
+        tlc_unsupported("this_grid().sync() in a kernel not launched with cudaLaunchCooperativeKernel "
+                        "(its blocks are not all live at once)", "?", 0);
+    Fiber *f = w->cur;
+    f->wait_pc = pc_of(__builtin_return_address(0));
+    f->state = WAIT_GRID;
+    tlc_switch(&f->sp, w->sched_sp);
+}
+
 /* Waits until every live lane of `mask` in this warp waits too (run_block). */
 static void warp_wait(Worker *w, unsigned mask, uint32_t pc)
 {
@@ -1184,6 +1361,85 @@ unsigned long long tlc::warp_exchange(unsigned mask, int op, unsigned long long 
     warp_wait(w, mask, pc);
     return got;
 }
+
+/* ---- atomics: checked as a write of their size where the caller made them,
+ * then done with the host's atomics (blocks run on several OS threads) ---- */
+namespace {
+template <class T> inline T *atomic_at(T *address, void *ret)
+{
+    on_access(address, sizeof(T), true, ret, true, true);
+    return address;
+}
+/* A read-modify-write the host has no instruction for: a compare-and-swap loop on the bits. */
+template <class T, class F> inline T atomic_update(T *p, F next)
+{
+    typedef typename std::conditional<sizeof(T) == 8, uint64_t,
+            typename std::conditional<sizeof(T) == 4, uint32_t, uint16_t>::type>::type Bits;
+    Bits *b = (Bits *)p, seen = __atomic_load_n(b, __ATOMIC_RELAXED);
+    for (;;) {
+        T old, now;
+        memcpy(&old, &seen, sizeof old);
+        now = next(old);
+        Bits want;
+        memcpy(&want, &now, sizeof want);
+        if (__atomic_compare_exchange_n(b, &seen, want, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            return old;
+    }
+}
+} // namespace
+#define TLC_RET __builtin_return_address(0)
+#define TLC_FETCH(name, T, builtin) \
+    T name(T *address, T val) { return builtin(atomic_at(address, TLC_RET), val, __ATOMIC_SEQ_CST); }
+#define TLC_UPDATE(name, T, expr) \
+    T name(T *address, T val) { return atomic_update(atomic_at(address, TLC_RET), [val](T old) { return (T)(expr); }); }
+TLC_FETCH(atomicAdd, int, __atomic_fetch_add)
+TLC_FETCH(atomicAdd, unsigned, __atomic_fetch_add)
+TLC_FETCH(atomicAdd, unsigned long long, __atomic_fetch_add)
+TLC_UPDATE(atomicAdd, float, old + val)
+TLC_UPDATE(atomicAdd, double, old + val)
+TLC_FETCH(atomicSub, int, __atomic_fetch_sub)
+TLC_FETCH(atomicSub, unsigned, __atomic_fetch_sub)
+TLC_FETCH(atomicExch, int, __atomic_exchange_n)
+TLC_FETCH(atomicExch, unsigned, __atomic_exchange_n)
+TLC_FETCH(atomicExch, unsigned long long, __atomic_exchange_n)
+TLC_UPDATE(atomicExch, float, val)
+TLC_UPDATE(atomicMin, int, old < val ? old : val)
+TLC_UPDATE(atomicMin, unsigned, old < val ? old : val)
+TLC_UPDATE(atomicMin, long long, old < val ? old : val)
+TLC_UPDATE(atomicMin, unsigned long long, old < val ? old : val)
+TLC_UPDATE(atomicMax, int, old > val ? old : val)
+TLC_UPDATE(atomicMax, unsigned, old > val ? old : val)
+TLC_UPDATE(atomicMax, long long, old > val ? old : val)
+TLC_UPDATE(atomicMax, unsigned long long, old > val ? old : val)
+/* As CUDA defines them: Inc wraps to 0 past val, Dec to val below 0 or above val. */
+TLC_UPDATE(atomicInc, unsigned, old >= val ? 0u : old + 1)
+TLC_UPDATE(atomicDec, unsigned, old == 0 || old > val ? val : old - 1)
+TLC_FETCH(atomicAnd, int, __atomic_fetch_and)
+TLC_FETCH(atomicAnd, unsigned, __atomic_fetch_and)
+TLC_FETCH(atomicAnd, unsigned long long, __atomic_fetch_and)
+TLC_FETCH(atomicOr, int, __atomic_fetch_or)
+TLC_FETCH(atomicOr, unsigned, __atomic_fetch_or)
+TLC_FETCH(atomicOr, unsigned long long, __atomic_fetch_or)
+TLC_FETCH(atomicXor, int, __atomic_fetch_xor)
+TLC_FETCH(atomicXor, unsigned, __atomic_fetch_xor)
+TLC_FETCH(atomicXor, unsigned long long, __atomic_fetch_xor)
+#define TLC_CAS(T) \
+    T atomicCAS(T *address, T compare, T val) \
+    { \
+        __atomic_compare_exchange_n(atomic_at(address, TLC_RET), &compare, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        return compare; \
+    }
+TLC_CAS(unsigned short)
+TLC_CAS(int)
+TLC_CAS(unsigned)
+TLC_CAS(unsigned long long)
+#undef TLC_CAS
+#undef TLC_UPDATE
+#undef TLC_FETCH
+#undef TLC_RET
+extern "C" void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+extern "C" void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+extern "C" void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 extern "C" [[noreturn]] void tlc_unsupported(const char *what, const char *file, int line)
 {
@@ -1295,6 +1551,7 @@ extern "C" const char *cudaGetErrorName(cudaError_t err)
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     default: return "cudaErrorUnknown";
     }
 }
@@ -1306,6 +1563,7 @@ extern "C" const char *cudaGetErrorString(cudaError_t err)
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     default: return "invalid argument";
     }
 }
@@ -1348,7 +1606,7 @@ extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
     p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = p->maxGridSize[2] = 65535;
     p->major = 9, p->minor = 0;
-    p->multiProcessorCount = 132;
+    p->multiProcessorCount = SM_COUNT;
     p->maxThreadsPerMultiProcessor = 2048;
     p->maxBlocksPerMultiProcessor = 32;
     p->l2CacheSize = 50 * 1024 * 1024;

@@ -1,9 +1,10 @@
 /*
  * cooperative_groups.h — CPU mode's cooperative groups: the thread block
  * and its tiles of 32 lanes or fewer, on the runtime's barriers and warp
- * exchanges (cpu/include/cuda_runtime.h). A grid group (this_grid, a
- * cooperative launch) and coalesced_threads are not here: a file that
- * uses them does not build in CPU mode.
+ * exchanges (cpu/include/cuda_runtime.h), and the grid of a cooperative
+ * launch (this_grid: its sync waits for every thread of every block,
+ * cpu/runtime.cc). coalesced_threads is not here: a file that uses it
+ * does not build in CPU mode.
  */
 #ifndef TILELAB_CPU_COOPERATIVE_GROUPS_H
 #define TILELAB_CPU_COOPERATIVE_GROUPS_H
@@ -49,6 +50,22 @@ class thread_block : public thread_group {
     dim3 dim_threads() const { return blockDim; }
 };
 inline thread_block this_thread_block() { return thread_block(); }
+
+/* The whole grid; sync() only in a cooperative launch (cudaLaunchCooperativeKernel). */
+class grid_group {
+  public:
+    static void sync() { ::tlc::grid_sync(); }
+    static bool is_valid() { return ::tlc::grid_is_cooperative(); }
+    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    static unsigned long long block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z); }
+    static unsigned long long size() { return num_blocks() * details::block_size(); }
+    static unsigned long long num_threads() { return size(); }
+    static unsigned long long thread_rank() { return block_rank() * details::block_size() + details::block_rank(); }
+    static dim3 group_dim() { return gridDim; }
+    static dim3 dim_blocks() { return gridDim; }
+    static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+};
+inline grid_group this_grid() { return grid_group(); }
 
 template <unsigned N> class thread_block_tile : public thread_group {
     static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,

@@ -119,6 +119,7 @@ typedef enum cudaError {
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorUnknown = 999
 } cudaError_t;
 
@@ -221,6 +222,41 @@ template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *mi
 }
 
 template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes) { return cudaMalloc((void **)ptr, bytes); }
+/* Pitched allocations: cudaMalloc's memory (counted as its allocations are),
+ * rows padded to 512 bytes as a GPU pads them. */
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return cudaExtent{w, h, d}; }
+inline cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) { return cudaPitchedPtr{d, p, xsz, ysz}; }
+inline cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    if (!ptr || !pitch)
+        return cudaErrorInvalidValue;
+    size_t row = (width + 511) / 512 * 512;
+    if (height && row > (size_t)-1 / height)
+        return cudaErrorMemoryAllocation;
+    cudaError_t e = cudaMalloc(ptr, row * height);
+    if (e == cudaSuccess)
+        *pitch = row;
+    return e;
+}
+template <class T> inline cudaError_t cudaMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)ptr, pitch, width, height);
+}
+inline cudaError_t cudaMalloc3D(cudaPitchedPtr *pitched, cudaExtent extent)
+{
+    if (!pitched)
+        return cudaErrorInvalidValue;
+    size_t pitch = 0, rows = extent.height * extent.depth;
+    if (extent.depth && rows / extent.depth != extent.height)
+        return cudaErrorMemoryAllocation;
+    void *p = nullptr;
+    cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, rows);
+    if (e == cudaSuccess)
+        *pitched = cudaPitchedPtr{p, pitch, extent.width, extent.height};
+    return e;
+}
 template <class T> inline cudaError_t cudaFuncSetSharedMemConfig(T *, int) { return cudaSuccess; }
 
 /* Device math the labs call. */
@@ -309,6 +345,20 @@ inline cudaError_t launch_kernel(const char *file, int line, void (*k)(P...), di
     launch_unpacked(file, line, k, grid, block, shared, args, std::index_sequence_for<P...>());
     return cudaPeekAtLastError();
 }
+/* The next launch is cooperative: its blocks all live at once, or it is
+ * refused with cudaErrorCooperativeLaunchTooLarge, as on a GPU. */
+void cooperative_next();
+/* In a kernel: this_grid().sync(), and whether the grid may use it. */
+void grid_sync();
+bool grid_is_cooperative();
+/* cudaLaunchCooperativeKernel, as the source step writes it (as cudaLaunchKernel). */
+template <class K>
+inline cudaError_t launch_cooperative(const char *file, int line, K k, dim3 grid, dim3 block, void **args,
+                                      size_t shared = 0, cudaStream_t stream = 0)
+{
+    cooperative_next();
+    return launch_kernel(file, line, k, grid, block, args, shared, stream);
+}
 template <class T>
 inline cudaError_t launch_kernel(const char *, int, const T *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
 {
@@ -320,8 +370,8 @@ inline cudaError_t launch_kernel(const char *, int, const T *, dim3, dim3, void 
 } // namespace tlc
 
 /* cudaLaunchKernelEx's C++ form: the configuration, the kernel and its arguments.
- * Attributes are accepted and not emulated (a cluster, a priority: one block at a
- * time runs here either way). */
+ * The cooperative attribute is a cooperative launch (cudaLaunchCooperativeKernel);
+ * the others are accepted and not emulated (a cluster, a priority). */
 enum cudaLaunchAttributeID { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2,
                              cudaLaunchAttributeClusterDimension = 4, cudaLaunchAttributePriority = 8 };
 struct cudaLaunchAttributeValue {
@@ -344,6 +394,9 @@ inline cudaError_t launch_kernel_ex(const char *file, int line, const cudaLaunch
     static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: as many arguments as the kernel has parameters");
     if (!config)
         return cudaErrorInvalidValue;
+    for (unsigned i = 0; config->attrs && i < config->numAttrs; i++)
+        if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+            cooperative_next();
     launch([k](auto &&...a) { k(a...); }, file, line, config->gridDim, config->blockDim, config->dynamicSmemBytes)(
         (typename std::decay<P>::type)std::forward<A>(args)...);
     return cudaPeekAtLastError();
@@ -395,29 +448,83 @@ inline int __all_sync(unsigned mask, int predicate)
     return (unsigned)v == (unsigned)(v >> 32);
 }
 
+/* ---- atomics (cpu/runtime.cc): real ones, since blocks run on several OS
+ * threads at once; each is checked as a write of its size (bounds,
+ * alignment), and is neither a race with another atomic nor a load or store
+ * for the counters (a GPU issues it as neither). Out of line, so that the
+ * check names the caller's line. The scopes are all the device's here. ---- */
+int atomicAdd(int *address, int val);
+unsigned atomicAdd(unsigned *address, unsigned val);
+unsigned long long atomicAdd(unsigned long long *address, unsigned long long val);
+float atomicAdd(float *address, float val);
+double atomicAdd(double *address, double val);
+int atomicSub(int *address, int val);
+unsigned atomicSub(unsigned *address, unsigned val);
+int atomicExch(int *address, int val);
+unsigned atomicExch(unsigned *address, unsigned val);
+unsigned long long atomicExch(unsigned long long *address, unsigned long long val);
+float atomicExch(float *address, float val);
+int atomicMin(int *address, int val);
+unsigned atomicMin(unsigned *address, unsigned val);
+long long atomicMin(long long *address, long long val);
+unsigned long long atomicMin(unsigned long long *address, unsigned long long val);
+int atomicMax(int *address, int val);
+unsigned atomicMax(unsigned *address, unsigned val);
+long long atomicMax(long long *address, long long val);
+unsigned long long atomicMax(unsigned long long *address, unsigned long long val);
+unsigned atomicInc(unsigned *address, unsigned val);
+unsigned atomicDec(unsigned *address, unsigned val);
+unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short val);
+int atomicCAS(int *address, int compare, int val);
+unsigned atomicCAS(unsigned *address, unsigned compare, unsigned val);
+unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare, unsigned long long val);
+int atomicAnd(int *address, int val);
+unsigned atomicAnd(unsigned *address, unsigned val);
+unsigned long long atomicAnd(unsigned long long *address, unsigned long long val);
+int atomicOr(int *address, int val);
+unsigned atomicOr(unsigned *address, unsigned val);
+unsigned long long atomicOr(unsigned long long *address, unsigned long long val);
+int atomicXor(int *address, int val);
+unsigned atomicXor(unsigned *address, unsigned val);
+unsigned long long atomicXor(unsigned long long *address, unsigned long long val);
+/* Narrower and wider scopes: one device here. Macros, so the check names the caller's line. */
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicExch_block atomicExch
+#define atomicExch_system atomicExch
+#define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
+#define atomicCAS_block atomicCAS
+#define atomicCAS_system atomicCAS
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor
+/* Fences: the host's own (a block's threads never run at once here). */
+extern "C" void __threadfence(void);
+extern "C" void __threadfence_block(void);
+extern "C" void __threadfence_system(void);
+
 /* ---- what CPU mode does not run: stop with the name and the line ---- */
 #define TLC_UNSUPPORTED(what) (tlc_unsupported(what, __FILE__, __LINE__), 0)
-#define atomicAdd(...) TLC_UNSUPPORTED("atomicAdd")
-#define atomicSub(...) TLC_UNSUPPORTED("atomicSub")
-#define atomicExch(...) TLC_UNSUPPORTED("atomicExch")
-#define atomicMin(...) TLC_UNSUPPORTED("atomicMin")
-#define atomicMax(...) TLC_UNSUPPORTED("atomicMax")
-#define atomicCAS(...) TLC_UNSUPPORTED("atomicCAS")
-#define atomicInc(...) TLC_UNSUPPORTED("atomicInc")
-#define atomicAnd(...) TLC_UNSUPPORTED("atomicAnd")
-#define atomicOr(...) TLC_UNSUPPORTED("atomicOr")
 #define __activemask(...) TLC_UNSUPPORTED("__activemask")
-#define __threadfence(...) TLC_UNSUPPORTED("__threadfence")
-#define __threadfence_block(...) TLC_UNSUPPORTED("__threadfence_block")
 #define __syncthreads_count(...) TLC_UNSUPPORTED("__syncthreads_count")
 #define __syncthreads_and(...) TLC_UNSUPPORTED("__syncthreads_and")
 #define __syncthreads_or(...) TLC_UNSUPPORTED("__syncthreads_or")
 #define cudaMallocManaged(...) TLC_UNSUPPORTED("cudaMallocManaged")
 #define cudaMallocHost(...) TLC_UNSUPPORTED("cudaMallocHost")
-#define cudaMallocPitch(...) TLC_UNSUPPORTED("cudaMallocPitch")
 #define cudaMallocAsync(...) TLC_UNSUPPORTED("cudaMallocAsync")
 #define cudaMemcpy2D(...) TLC_UNSUPPORTED("cudaMemcpy2D")
-#define cudaLaunchCooperativeKernel(...) TLC_UNSUPPORTED("cudaLaunchCooperativeKernel")
 #define __managed__ static_assert(false, "not supported in CPU mode: __managed__");
 
 /* ---- streams, asynchronous copies, constant memory, 1-D textures over linear

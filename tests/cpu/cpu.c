@@ -260,9 +260,9 @@ Test(cpu_checks, a_kernel_that_never_ends_times_out)
 
 Test(cpu_checks, what_cpu_mode_cannot_run_is_named_with_its_line)
 {
-    run r = cpu_check("lab1", "tests/cpu/fixtures/uses_atomic.cu", "--shape 2x3 --no-counters", "");
+    run r = cpu_check("lab1", "tests/cpu/fixtures/uses_syncthreads_count.cu", "--shape 2x3 --no-counters", "");
     cr_expect_str_eq(tl_json_string(member(r.json, "results")->child, "message", ""),
-                     "not supported in CPU mode: atomicAdd at tests/cpu/fixtures/uses_atomic.cu:11");
+                     "not supported in CPU mode: __syncthreads_count at tests/cpu/fixtures/uses_syncthreads_count.cu:11");
 }
 
 Test(cpu_checks, half_precision_is_refused_when_it_compiles)

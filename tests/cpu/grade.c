@@ -206,10 +206,10 @@ ParameterizedTest(row_name *row, cpu_grade, row, .timeout = 300) { check(row->na
 /* Not rows of the table: a file CPU mode refuses, and ./grade choosing CPU mode by itself. */
 Test(cpu_grade_fixtures, what_cpu_mode_cannot_run_is_not_graded, .timeout = 300)
 {
-    grade_run g = grade_cpu("lab1", "tests/cpu/fixtures/uses_atomic.cu", "lab1-uses_atomic", "");
+    grade_run g = grade_cpu("lab1", "tests/cpu/fixtures/uses_syncthreads_count.cu", "lab1-uses_syncthreads_count", "");
     cr_expect_eq(g.status, 2, "exit %d; see %s", g.status, g.log);
-    cr_expect(strstr(tl_json_string(g.results, "output", ""), "CPU mode does not run (atomicAdd at "
-                     "tests/cpu/fixtures/uses_atomic.cu:11); grade it on a GPU"),
+    cr_expect(strstr(tl_json_string(g.results, "output", ""), "CPU mode does not run (__syncthreads_count at "
+                     "tests/cpu/fixtures/uses_syncthreads_count.cu:11); grade it on a GPU"),
               "%s", tl_json_string(g.results, "output", ""));
     tl_json_free(g.results);
 }
