@@ -977,7 +977,7 @@ void shared_access(Worker *w, uintptr_t a, unsigned size, bool write, uint32_t p
         fatal_finding(buf);
         abort_fiber(w);
     }
-    if (atomic)   /* atomics do not race with one another; not a load or store for the counters */
+    if (atomic)   /* left out of the race check and the counters (cuda_runtime.h's atomics) */
         return;
     uint16_t tid = (uint16_t)f->tid;
     unsigned warp = f->tid / 32;

@@ -450,9 +450,10 @@ inline int __all_sync(unsigned mask, int predicate)
 
 /* ---- atomics (cpu/runtime.cc): real ones, since blocks run on several OS
  * threads at once; each is checked as a write of its size (bounds,
- * alignment), and is neither a race with another atomic nor a load or store
- * for the counters (a GPU issues it as neither). Out of line, so that the
- * check names the caller's line. The scopes are all the device's here. ---- */
+ * alignment) but left out of the race check (atomics do not race one
+ * another; a plain access beside one goes unreported) and of the counters
+ * (a GPU issues it as neither a load nor a store). Out of line, so that the
+ * check names the caller's line. ---- */
 int atomicAdd(int *address, int val);
 unsigned atomicAdd(unsigned *address, unsigned val);
 unsigned long long atomicAdd(unsigned long long *address, unsigned long long val);
