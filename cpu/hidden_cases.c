@@ -122,7 +122,8 @@ tl_case_result tl_cpu_run_check(const char *shape, uint64_t seed, const char *co
     exe[n] = '\0';
     snprintf(check, sizeof check, "%.*s/cpu-check", (int)(strrchr(exe, '/') - exe), exe);
     snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
-    /* The deadline of one run of the case (it runs twice: thread order, then shuffled). */
+    /* The deadline of one run of the case (it runs twice: thread order, then shuffled), in CPU
+     * seconds of the worker's busiest thread (cpu/judge.c), so the machine's load never counts. */
     double kernel_s = getenv("TILELAB_KERNEL_TIMEOUT_S") ? atof(getenv("TILELAB_KERNEL_TIMEOUT_S")) : 0;
     snprintf(timeout, sizeof timeout, "%g", kernel_s > 20 ? kernel_s : 20);
     int fd = mkstemp(json);
