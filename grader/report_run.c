@@ -306,15 +306,20 @@ static void cpu_counters(options *o)
 /* ---- the structure, from the PTX (ptx_structure.c, run in a child) ------------ */
 
 /* ptx-structure ARGS... with its output in LOG, as the tool would write it; its exit status. */
+/* The rubric's arithmetic is FP32 (read_run): tensor-pipe work the counts show is refused. */
+static int fp32_arithmetic;
+
 static int ptx_structure(const char *log, const char *ncu_csv, int dbuf)
 {
-    char *argv[8];
+    char *argv[9];
     int argc = 0;
     argv[argc++] = "ptx-structure";
     argv[argc++] = "--ptx";
     argv[argc++] = (char *)planned("ptx");
     if (dbuf)
         argv[argc++] = "--double-buffered";
+    if (dbuf && fp32_arithmetic)
+        argv[argc++] = "--fp32";
     if (ncu_csv) {
         argv[argc++] = "--ncu-csv";
         argv[argc++] = (char *)ncu_csv;
@@ -343,10 +348,14 @@ static int ptx_structure(const char *log, const char *ncu_csv, int dbuf)
 /* The text after `prefix` on the log's line that opens with it; "" when none. */
 static void after_prefix(const char *log, const char *prefix, char *out, size_t size)
 {
-    char line[1024];
+    char line[4096];
     out[0] = '\0';
-    if (first_line(log, starts_with, prefix, line, sizeof line))
-        snprintf(out, size, "%s", line + strlen(prefix));
+    if (first_line(log, starts_with, prefix, line, sizeof line)) {
+        const char *text = line + strlen(prefix);
+        size_t n = strlen(text) < size ? strlen(text) : size - 1;
+        memcpy(out, text, n);
+        out[n] = '\0';
+    }
 }
 
 static int kernel_line(const char *line, const void *unused)
@@ -360,7 +369,7 @@ static int kernel_line(const char *line, const void *unused)
  * (an unlaunched kernel then counts too). */
 static void structure(options *o, int cpu)
 {
-    static char counts[1024], note[2048], dbuf[2048];
+    static char counts[1024], note[2048], dbuf[3072];
     if (planned("require")[0]) {
         int judged = 0;
         if (!cpu && o->counters)
@@ -398,7 +407,7 @@ static void structure(options *o, int cpu)
     const char *unit = planned(cpu ? "cpu_dbuf_unit" : "dbuf_unit");
     if (!unit[0])
         return;
-    char csv[128], verdict[1024];
+    char csv[128], verdict[2048];
     snprintf(csv, sizeof csv, "kernels-%s.csv", unit);
     int judged = 0;
     if (!cpu && not_empty(csv)) {
@@ -536,6 +545,7 @@ int read_run(options *o, const tl_rubric *r)
     char status[32];
     run_dir = o->run;
     read_plan(run_dir);
+    fp32_arithmetic = !strcmp(r->arithmetic, "fp32");
     if (o->cpu_mode && cpu_run(o) != 0)
         return -1;   /* could not grade: o->problem, and nothing else */
     if (exists("device.json"))

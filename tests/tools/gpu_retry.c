@@ -2,7 +2,7 @@
  * A GPU grade runs again, with the GPU held alone, what timed out while it was shared (issue
  * 41): ncu's counts, the sanitizers' runs and the hidden tests that timed out. Only a kernel
  * that times out alone loses the points, and the report says what ran again. No GPU: lab 3's
- * GPU steps (grader/grade_gpu.sh) on the mock kit, tests/fixtures/mock-gpu/, whose stand-ins
+ * GPU steps (grader/grade_gpu.sh) on the mock kit, tests/fixtures/gpu-retry/, whose stand-ins
  * time out while a shared lock on the grade's GPU lock can still be taken. Each test grades in
  * its own folder, build/tests/gpu-retry/<test>.<pid>, with a GPU lock of its own.
  */
@@ -30,7 +30,7 @@ static mock_grade grade_mock(const char *name, const char *env)
     snprintf(g.dir, sizeof g.dir, "build/tests/gpu-retry/%s.%ld", name, (long)getpid());
     char cmd[1024], err[256], path[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && NO_COLOR=1 TILELAB_GPU_LOCK=$PWD/%s/gpu.lock MOCK_LOG=$PWD/%s/mock.log %s "
-             "sh tests/fixtures/mock-gpu/grade-gpu lab3 %s/grade > %s/grade.txt 2>&1", g.dir, g.dir, g.dir, g.dir, env, g.dir, g.dir);
+             "sh tests/fixtures/gpu-retry/grade-gpu lab3 %s/grade > %s/grade.txt 2>&1", g.dir, g.dir, g.dir, g.dir, env, g.dir, g.dir);
     cr_assert_eq(tool_sh("make -s --no-print-directory build/tools/plan build/tools/report > /dev/null"), 0);
     g.status = tool_sh(cmd);
     snprintf(path, sizeof path, "%s/grade/results.json", g.dir);
