@@ -57,19 +57,33 @@ gpu_lock shared
 # ncu lists them; the parent metric alone where listed, else each sub-pipe (grader/counters.h sums them).
 tensor_metrics=
 if [ -n "$ncu" ] && [ -n "$count_tensor" ] && { [ -n "$counts" ] || [ -n "$dbuf_args" ]; }; then
-    tensor_metrics=$("$ncu" --query-metrics 2>/dev/null | awk '
+    tensor_metrics=$(timeout 60 "$ncu" --query-metrics 2>/dev/null | awk '
         $1 == "smsp__inst_executed_pipe_tensor" { parent = 1 }
         $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9]+$/ { subs = subs "," $1 ".sum" }
         END { print parent ? ",smsp__inst_executed_pipe_tensor.sum" : subs }')
 fi
 counter_metrics=$counter_metrics$tensor_metrics
+# A counted worker may write files (ncu's injected library writes its own), but only beneath /tmp,
+# /var/tmp, /dev and its own folder (kit/sandbox.c's Landlock fence). So every file of a counted run
+# (ncu's CSV, its log, the worker's, the status) is written in a folder of this grade's beneath the
+# kit's build/ (else $XDG_RUNTIME_DIR), out of that fence's reach, and moved into the run folder
+# (which may lie in /tmp) only once every counted process is gone: no counted worker, of this grade
+# or another, can forge or change counts. Where neither lies outside the fence (or has a path tame
+# enough for ncu) the run folder serves, as before: the fence alone protects there.
+counts_private=   # grade removes it at every exit
+for base in "$PWD/build" "${XDG_RUNTIME_DIR:-}"; do
+    case $base in ''|/tmp/*|/var/tmp/*|/dev/*|*[!A-Za-z0-9_./+@,=:-]*) continue ;; esac
+    counts_private=$(mktemp -d "$base/tilelab-counts.XXXXXX" 2>/dev/null) && break
+    counts_private=
+done
+counts_dir=${counts_private:-$tool_out}
 ncu_run() {   # NAME METRICS WORKER CHECK-ARGS...: ncu around a worker (default the student's); NAME.csv, NAME.log
     # Only here may the worker write files (kit/sandbox.c): ncu's injected library writes its own.
     name=$1 metrics=$2 judge_worker=$3; shift 3
     TILELAB_WORKER_WRAP=$(printf '%s\n' "$ncu" --clock-control none --profile-from-start off --csv \
-        --log-file "$tool_out/$name.csv" --metrics "$metrics") \
-    TILELAB_WORKER_ALLOW_FILES=1 TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$name.worker.log" \
-        judge timeout "$ncu_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$out/$name.log" 2>&1
+        --log-file "$counts_dir/$name.csv" --metrics "$metrics") \
+    TILELAB_WORKER_ALLOW_FILES=1 TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$counts_dir/$name.worker.log" \
+        judge timeout "$ncu_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$counts_dir/$name.log" 2>&1
     set -- $?; judge_worker=; return $1
 }
 count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.status
@@ -78,11 +92,11 @@ count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.s
     set -- $? "$@"
     # One more try when ncu could not set the kernel up (seen on an H100 beside other grades'
     # tests); counters count work, so a second run reads the same numbers.
-    if [ $1 != 0 ] && [ ! -e "$out/$name.first-try.csv" ] &&
-       grep -q -e "Failed to prepare kernel for profiling" -e "Unknown Error on device" "$out/$name.csv" 2>/dev/null; then
-        cp "$out/$name.csv" "$out/$name.first-try.csv"; shift; count "$name" "$@"; return
+    if [ $1 != 0 ] && [ ! -e "$counts_dir/$name.first-try.csv" ] &&
+       grep -q -e "Failed to prepare kernel for profiling" -e "Unknown Error on device" "$counts_dir/$name.csv" 2>/dev/null; then
+        cp "$counts_dir/$name.csv" "$counts_dir/$name.first-try.csv"; shift; count "$name" "$@"; return
     fi
-    echo $1 >"$out/$name.status"
+    echo $1 >"$counts_dir/$name.status"
 }
 # The plan's counts, then (lab 7) the kit's contrast kernel counted the same way, for no points.
 [ -z "$counts" ] || ( ncu_lock; each "$counts" count
@@ -129,6 +143,11 @@ TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/
 tests_status=$?; echo $tests_status >"$out/tests.status"
 mark "hidden tests done"
 wait   # the sanitizers, counters and the baseline's build finish before anything is timed
+# Every counted process is gone: the counts join the run folder, where the report reads them.
+if [ -n "$counts_private" ]; then
+    for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
+    rm -rf "$counts_private"; counts_private=
+fi
 mark "sanitizers and counters done"
 
 # ---- a run that timed out with the GPU shared (other grades' tests beside it, ncu or a sanitizer
