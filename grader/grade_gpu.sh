@@ -70,13 +70,24 @@ counter_metrics=$counter_metrics$tensor_metrics
 # (which may lie in /tmp) only once every counted process is gone: no counted worker, of this grade
 # or another, can forge or change counts. Where neither lies outside the fence (or has a path tame
 # enough for ncu) the run folder serves, as before: the fence alone protects there.
-counts_private=   # grade removes it at every exit
-for base in "$PWD/build" "${XDG_RUNTIME_DIR:-}"; do
-    case $base in ''|/tmp/*|/var/tmp/*|/dev/*|*[!A-Za-z0-9_./+@,=:-]*) continue ;; esac
-    counts_private=$(mktemp -d "$base/tilelab-counts.XXXXXX" 2>/dev/null) && break
-    counts_private=
-done
-counts_dir=${counts_private:-$tool_out}
+counts_begin() {   # counts_dir: where the counted runs about to start write their files
+    counts_private=   # grade removes it at every exit
+    for base in "$PWD/build" "${XDG_RUNTIME_DIR:-}"; do
+        case $base in ''|/tmp/*|/var/tmp/*|/dev/*|*[!A-Za-z0-9_./+@,=:-]*) continue ;; esac
+        counts_private=$(mktemp -d "$base/tilelab-counts.XXXXXX" 2>/dev/null) && break
+        counts_private=
+    done
+    counts_dir=${counts_private:-$tool_out}
+}
+counts_end() {   # every counted process is gone: the counts join the run folder, where the report reads them
+    if [ -n "$counts_private" ]; then
+        case $- in *f*) set +f; counts_noglob=1 ;; *) counts_noglob= ;; esac   # each() turns globbing off
+        for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
+        [ -z "$counts_noglob" ] || set -f
+        rm -rf "$counts_private"; counts_private=
+    fi
+}
+counts_begin
 ncu_run() {   # NAME METRICS WORKER CHECK-ARGS...: ncu around a worker (default the student's); NAME.csv, NAME.log
     # Only here may the worker write files (kit/sandbox.c): ncu's injected library writes its own.
     name=$1 metrics=$2 judge_worker=$3; shift 3
@@ -143,11 +154,7 @@ TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/
 tests_status=$?; echo $tests_status >"$out/tests.status"
 mark "hidden tests done"
 wait   # the sanitizers, counters and the baseline's build finish before anything is timed
-# Every counted process is gone: the counts join the run folder, where the report reads them.
-if [ -n "$counts_private" ]; then
-    for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
-    rm -rf "$counts_private"; counts_private=
-fi
+counts_end
 mark "sanitizers and counters done"
 
 # ---- a run that timed out with the GPU shared (other grades' tests beside it, ncu or a sanitizer
@@ -168,7 +175,7 @@ retried() {   # WHAT NAME: NAME ran again alone; one line for the report
 }
 retry_count() {   # NAME CHECK-ARGS...: one of the plan's counts
     timed_out "$1" || return 0
-    alone; ncu_lock; count "$@"; ncu_unlock; retried "counters under ncu ($1)" "$1"
+    alone; ncu_lock; counts_begin; count "$@"; counts_end; ncu_unlock; retried "counters under ncu ($1)" "$1"
 }
 retry_sanitize() {   # TOOL LOG CHECK-ARGS...
     timed_out "$2" || return 0
