@@ -182,13 +182,6 @@ retry_sanitize() {   # TOOL LOG CHECK-ARGS...
     alone; sanitize "$@"; retried "$1 ($2)" "$2"
 }
 retry_sanitize_unit() { retry_unit=$1; shift; retry_sanitize "$tool" "$tool-$retry_unit" "$@"; }
-[ -z "$counts" ] || each "$counts" retry_count
-if [ -n "$sanitizer" ]; then
-    for tool in $tools; do
-        if [ -n "$units" ]; then each "$unit_runs" retry_sanitize_unit
-        else eval "retry_sanitize \"\$tool\" \"\$tool\" $sanitize_args"; fi
-    done
-fi
 if grep -qs "timed out: " "$out/tests.json"; then   # only the tests that timed out run again
     alone
     mv -f "$out/tests.json" "$out/tests.shared.json"
@@ -199,6 +192,17 @@ if grep -qs "timed out: " "$out/tests.json"; then   # only the tests that timed 
     if grep -qs "timed out: " "$out/tests.json"; then retry_said="timed out again alone: it counts"; else retry_said="finished alone"; fi
     echo "hidden tests ($(grep -o "timed out: " "$out/tests.shared.json" | wc -l | tr -d ' ') of them): timed out with the GPU shared; $retry_said" >>"$out/retried-alone.txt"
     mark "timed-out tests retried alone"
+fi
+# The tools' points count only when every test passed (labs of several kernels: per kernel):
+# where one failed, alone or not, running the tools again could change no score.
+if [ "$tests_status" = 0 ] || [ -n "$units" ]; then
+    [ -z "$counts" ] || each "$counts" retry_count
+    if [ -n "$sanitizer" ]; then
+        for tool in $tools; do
+            if [ -n "$units" ]; then each "$unit_runs" retry_sanitize_unit
+            else eval "retry_sanitize \"\$tool\" \"\$tool\" $sanitize_args"; fi
+        done
+    fi
 fi
 gpu_unlock
 

@@ -78,7 +78,7 @@ Test(gpu_retry, what_timed_out_with_the_gpu_shared_runs_again_alone_and_scores_a
     cr_assert(again && tl_json_length(again) == 6, "retried_alone: 2 counts, 3 sanitizers, the tests:\n%s", busy.said);
     for (const tl_json *a = again->child; a; a = a->next)
         cr_expect(strstr(a->string, "timed out with the GPU shared; finished alone"), "%s", a->string);
-    cr_expect(strstr(tl_json_string(busy.results, "output", ""), "Ran again with the GPU alone:\ncounters under ncu (counters)"),
+    cr_expect(strstr(tl_json_string(busy.results, "output", ""), "Ran again with the GPU alone:\nhidden tests (1 of them): timed out with the GPU shared; finished alone\ncounters under ncu (counters)"),
               "%s", tl_json_string(busy.results, "output", ""));
     cr_expect(strstr(busy.said, "again hidden tests (1 of them): timed out with the GPU shared; finished alone"), "%s", busy.said);
     done(&quiet);
@@ -87,13 +87,27 @@ Test(gpu_retry, what_timed_out_with_the_gpu_shared_runs_again_alone_and_scores_a
 
 Test(gpu_retry, a_kernel_that_times_out_alone_too_loses_the_points)
 {
-    mock_grade g = grade_mock("hangs", "MOCK_TIMES_OUT='ncu tests' MOCK_ALONE_TOO=1");
+    mock_grade g = grade_mock("hangs", "MOCK_TIMES_OUT=ncu MOCK_ALONE_TOO=1");
     cr_expect_eq(test_score(&g, "bank conflicts"), 0, "%s", g.said);
-    cr_expect_eq(test_score(&g, "1x1"), 0, "%s", g.said);
+    cr_expect_eq(test_score(&g, "memcheck"), 5, "%s", g.said);
     const tl_json *again = tl_json_get(tl_json_get(g.results, "extra_data"), "retried_alone");
-    cr_assert(again && again->child, "retried_alone:\n%s", g.said);
+    cr_assert(again && tl_json_length(again) == 2, "retried_alone: the two counts\n%s", g.said);
     for (const tl_json *a = again->child; a; a = a->next)
         cr_expect(strstr(a->string, "timed out again alone: it counts"), "%s", a->string);
     cr_expect_eq(g.status, 1, "exit %d", g.status);
+    done(&g);
+}
+
+/* A test that still times out alone withholds the tools' points whatever they say: they are not run again. */
+Test(gpu_retry, where_a_test_times_out_alone_the_tools_are_not_run_again)
+{
+    mock_grade g = grade_mock("tests-hang", "MOCK_TIMES_OUT='ncu sanitizer tests' MOCK_ALONE_TOO=1");
+    cr_expect_eq(test_score(&g, "1x1"), 0, "%s", g.said);
+    cr_expect(strstr(g.log, "tests alone (retry): one timed out") && !strstr(g.log, "ncu alone") && !strstr(g.log, "check alone"),
+              "only the tests ran again:\n%s", g.log);
+    const tl_json *again = tl_json_get(tl_json_get(g.results, "extra_data"), "retried_alone");
+    cr_assert(again && tl_json_length(again) == 1, "retried_alone: the tests\n%s", g.said);
+    cr_expect(strstr(again->child->string, "hidden tests (1 of them): timed out with the GPU shared; timed out again alone"), "%s",
+              again->child->string);
     done(&g);
 }
