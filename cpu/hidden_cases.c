@@ -71,7 +71,7 @@ static tl_case_verdict verdict_of(const char *v)
 {
     return !strcmp(v, "ok") ? TL_CASE_PASS
            : !strcmp(v, "timed out") ? TL_CASE_TIMEOUT
-           : !strcmp(v, "crashed") ? TL_CASE_ENDED
+           : !strcmp(v, "crashed") || !strcmp(v, "ended") ? TL_CASE_ENDED
            : !strcmp(v, "refused") ? TL_CASE_FORBIDDEN
            : !strcmp(v, "error") ? TL_CASE_CUDA_ERROR
            : !strcmp(v, "unsupported") || !strcmp(v, "not run") ? TL_CASE_NOT_RUN

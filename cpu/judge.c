@@ -382,7 +382,7 @@ static void symbolize(const char *report)
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
         } else if (!strcmp(kindw, "oob") || !strcmp(kindw, "misaligned")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
-        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
+        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault") || !strcmp(kindw, "ended")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "counter") || !strcmp(kindw, "access")) {
             sscanf(l, "%*[^\t]\t%x", &pcs[0]);
@@ -539,6 +539,8 @@ static int nksites;
 
 /* What the last report said beside findings: a refused call, host accesses. */
 static char forbidden[200];
+static char ended[220];
+static unsigned long allocated_count, allocated_bytes;   /* device allocations of the lab file's own */   /* the lab file's exit, abort or exception (kit/lab_exits.c): how */
 static int host_lines;
 
 /* "once", "4 times" */
@@ -556,6 +558,8 @@ static int read_report(const char *report, int keep_counters)
     int seen = 0;
     forbidden[0] = 0;
     host_lines = 0;
+    ended[0] = 0;
+    allocated_count = allocated_bytes = 0;
     symbolize(report);
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char line[4096];
@@ -611,6 +615,15 @@ static int read_report(const char *report, int keep_counters)
             else
                 seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
                         f[1], f[4], a->where, f[3]);
+        } else if (!strcmp(f[0], "allocated") && nf >= 3) {
+            allocated_count = strtoul(f[1], NULL, 10);
+            allocated_bytes = strtoul(f[2], NULL, 10);
+        } else if (!strcmp(f[0], "ended") && nf >= 2) {
+            const site *at = nf >= 3 ? site_of((unsigned)strtoul(f[2], NULL, 16)) : NULL;
+            snprintf(ended, sizeof ended, "%.150s%s%.60s", f[1], at && at->line ? " at " : "", at && at->line ? at->where : "");
+            for (char *p = ended; *p; p++)
+                if (*p < 0x20 || *p == 0x7f)
+                    *p = 0x3f;
         } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
             char call[200];
             tl_sandbox_describe(atoi(f[1]), call, sizeof call);
@@ -1019,6 +1032,10 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         else
             snprintf(r->message, sizeof r->message, "the worker ended (status %d) before replying%s%s", w.exit_code,
                      first_err[0] ? ": " : "", first_err);
+    } else if (ended[0]) {
+        snprintf(r->verdict, sizeof r->verdict, "ended");
+        snprintf(r->message, sizeof r->message, "your code %s: the test stopped there, as at a crash; return from "
+                 "the launch function instead of ending the program", ended);
     } else if (w.missing) {
         snprintf(r->verdict, sizeof r->verdict, "missing");
         snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
@@ -1029,6 +1046,11 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         snprintf(r->verdict, sizeof r->verdict, "refused");
         snprintf(r->message, sizeof r->message, "host code read or wrote device memory (on a GPU: a crash); "
                  "the work must happen in a kernel");
+    } else if (op == TL_OP_INPLACE && allocated_count) {
+        snprintf(r->verdict, sizeof r->verdict, "wrong");
+        snprintf(r->message, sizeof r->message, "your code allocated device memory while it ran (%lu allocations, "
+                 "%lu bytes): in place means no second buffer; swap each tile pair through shared memory, in the "
+                 "matrix you are given (handout: Part 2)", allocated_count, allocated_bytes);
     } else if (w.status) {
         snprintf(r->verdict, sizeof r->verdict, "error");
         snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);
@@ -1786,7 +1808,7 @@ static int known_sparse_unit(const char *u)
 
 /* Lab 7: two kernels, the rubric's units dense and sparse; then the branches case, the
  * student's kernel beside the wide-tile contrast. */
-static int sparse_cases(const options *o)
+static int sparse_cases(const options *o, char *cshape, size_t len)
 {
     static const char *const zeros[] = {"no zeros", "all zero", "zero K-blocks", "zero values", "changing along K"};
     const char *unit = o->unit;
@@ -1826,6 +1848,23 @@ static int sparse_cases(const options *o)
                 run_and_print(TL_OP_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
                               cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
             }
+    }
+    /* The memory counters of each part's kernel (the --unit's, else both), as
+     * lab 4's: bank conflicts, sectors and widths per line; the sparse kernel
+     * with half its K-blocks zero, so the lines it skips show as such. */
+    tl_mm_shape c = {256, 256, 256};
+    if (o->counters_shape && tl_parse_mm_shape(o->counters_shape, &c)) { usage(stderr); return 2; }
+    if (!o->no_counters) {
+        snprintf(cshape, len, "%dx%dx%d", c.m, c.k, c.n);
+        if (!unit || !strcmp(unit, "dense"))
+            run_and_print(TL_OP_MATMUL, c.m, c.n, c.k, 1, "dense %s (counters)", cshape);
+        if (!unit || !strcmp(unit, "sparse")) {
+            tl_sparsity asked = sparsity;
+            double asked_density = density;
+            sparsity = TL_SPARSE_BLOCKS, density = 0.5;
+            run_and_print(TL_OP_SPARSE, c.m, c.n, c.k, 1, "sparse %s (counters)", cshape);
+            sparsity = asked, density = asked_density;
+        }
     }
     if (sparse && !o->no_branches && (o->json_path || o->branches_option)) {
         static char beside[4096 + 64];
@@ -1951,7 +1990,7 @@ int main(int argc, char **argv)
     else if (!strcmp(kind, "supersteps"))
         status = supersteps_cases(&o);
     else if (!strcmp(kind, "sparse"))
-        status = sparse_cases(&o);
+        status = sparse_cases(&o, cshape, sizeof cshape);
     else if (own) {
         int n = o.n_only ? o.n_only : own->n_default;
         run_and_print(own->op, n, 0, 0, 0, "%s n=%d", own->label, n);

@@ -25,6 +25,12 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "lab_launches.h"
+#include "lab_exits.h"
+
+#include <cxxabi.h>
+#include <exception>
+#include <typeinfo>
+#include <sys/syscall.h>
 
 #include <cuda_runtime.h>
 #include <dirent.h>
@@ -76,6 +82,36 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
+/* The worker's own end: _exit is kit/lab_exits.c's once the lab file is mapped,
+ * which would report it as the file's. */
+static void leave(int code) __attribute__((noreturn));
+static void leave(int code)
+{
+    for (;;)
+        syscall(SYS_exit_group, code);
+}
+
+/* The lab file ended the process (exit, abort: kit/lab_exits.c) or threw out
+ * of its launch function: reply with how, then end, as a crash would. */
+static void on_ending(const char *what, const void *caller)
+{
+    if (__atomic_exchange_n(&replied, 1, __ATOMIC_SEQ_CST))
+        for (;;)
+            pause();
+    char text[204], report[256];
+    snprintf(text, sizeof text, "%.200s", what);
+    for (char *p = text; *p; p++)
+        if (*p == '\t' || *p == '\n')
+            *p = ' ';
+    /* Where: the caller's return address as an offset into the lab file's code, which
+     * the check turns into FILE:LINE (cpu/judge.c symbolize); 0 when none. */
+    int n = snprintf(report, sizeof report, "ended\t%s\t%x\n", text, caller ? tlc_pc_offset((uintptr_t)caller) : 0u);
+    tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
+    write_all(reply_fd, &r, sizeof r);
+    write_all(reply_fd, report, (size_t)n);
+    leave(0);
+}
+
 /* A kernel touched an address no allocation holds (the GPU's illegal
  * address): reply with where, then end. Async-signal-safe calls only. */
 static void on_fault(int sig, siginfo_t *info, void *uc_)
@@ -92,7 +128,7 @@ static void on_fault(int sig, siginfo_t *info, void *uc_)
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorIllegalAddress, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
-    _exit(0);
+    leave(0);
 }
 
 /* A call the sandbox stopped: reply with its number, then end. The call did not happen. */
@@ -107,7 +143,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
-    _exit(0);
+    leave(0);
 }
 
 /* The lab file's library: this program's path + ".so" (cpu/cpu.mk). */
@@ -183,6 +219,7 @@ static int run(const tlc_request &q, float *in)
     cudaMemcpy(d_in, in, n_first * sizeof(float), cudaMemcpyHostToDevice);
     if (d_bt)
         cudaMemcpy(d_bt, in + n_first, (q.n_in - n_first) * sizeof(float), cudaMemcpyHostToDevice);
+    tlc_mark_allocations();
     if (inplace)
         d_out = d_in;
     else   /* a signalling NaN: a kernel that writes nothing fails, and says so */
@@ -211,6 +248,7 @@ static int run(const tlc_request &q, float *in)
         fprintf(stderr, "CPU worker: could not enter the sandbox: %s\n", why);
         return 2;
     }
+    tl_lab_ending = on_ending;   /* its exit, _exit, abort, ... from here on: kit/lab_exits.c */
     /* Nothing of the lab file has run before this line. */
     if (lab_load(why, sizeof why) != 0) {
         fprintf(stderr, "CPU worker: %s\n", why);
@@ -229,8 +267,27 @@ static int run(const tlc_request &q, float *in)
     const int args[3] = {q.a, q.b, q.c};
     int missing = q.op < 0 || q.op >= TL_OP_WARM || !tl_lab_launch_defined(&lab, (unsigned)q.op) ||
                   (layout == TL_CPU_TWO_ALLOCS && !d_bt);
-    if (!missing)
-        tl_lab_launch_call(&lab, (unsigned)q.op, p[0], p[1], p[2], args);
+    if (!missing) {
+        char what[200] = "";
+        try {
+            tl_lab_launch_call(&lab, (unsigned)q.op, p[0], p[1], p[2], args);
+        } catch (const std::exception &e) {
+            int st = -1;
+            char *type = abi::__cxa_demangle(typeid(e).name(), NULL, NULL, &st);
+            snprintf(what, sizeof what, "threw %.50s (\"%.70s\") out of %.40s", st == 0 && type ? type : typeid(e).name(),
+                     e.what(), tl_launch_names[q.op]);
+            free(type);
+        } catch (...) {
+            std::type_info *t = abi::__cxa_current_exception_type();
+            int st = -1;
+            char *type = t ? abi::__cxa_demangle(t->name(), NULL, NULL, &st) : NULL;
+            snprintf(what, sizeof what, "threw %.80s out of %.40s", st == 0 && type ? type : "an exception",
+                     tl_launch_names[q.op]);
+            free(type);
+        }
+        if (what[0])
+            on_ending(what, NULL);
+    }
     cudaError_t err = cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();
     fflush(stdout);
@@ -248,7 +305,7 @@ static int run(const tlc_request &q, float *in)
         write_all(reply_fd, report, report_len))
         return 2;
     fflush(stderr);
-    _exit(0);   /* the pool's threads are still parked */
+    leave(0);   /* the pool's threads are still parked */
 }
 
 static int frame(int fd, char type, const void *p, uint32_t len)

@@ -56,6 +56,8 @@ static const char *const metric_names[TL_NMETRICS] = {
     "smsp__sass_branch_targets_threads_divergent.sum",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
     TL_TENSOR_METRIC_PREFIX ".sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
 };
 
 /* A metric's index; tensor sub-pipes (..._op_hmma.sum, ...) set *sub. -1: not read. */
@@ -140,7 +142,7 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     double *sums[TL_NMETRICS] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
                                  &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
                                  &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,
-                                 &c->divergent_targets, &c->ffma, &c->tensor};
+                                 &c->divergent_targets, &c->ffma, &c->tensor, &c->fadd, &c->fmul};
     for (int m = 0; m < TL_NMETRICS; m++)
         *sums[m] = tl_kernel_sum(c, -1, TL_BIT(m));
     enum { REQUIRED = 0xFF };   /* the first 8 metrics */

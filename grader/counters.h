@@ -20,7 +20,9 @@
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"          \
     "smsp__sass_branch_targets.sum,"                            \
     "smsp__sass_branch_targets_threads_divergent.sum,"          \
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"      \
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"      \
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
 
 /* A warp of 32 threads each touching one float moves 128 bytes: 4 sectors of 32. */
 #define TL_IDEAL_SECTORS_PER_REQUEST 4.0
@@ -29,12 +31,12 @@
 enum {
     TL_M_SHARED_LD_CONFLICTS, TL_M_SHARED_ST_CONFLICTS, TL_M_SHARED_LD_REQUESTS, TL_M_SHARED_ST_REQUESTS,
     TL_M_GLOBAL_LD_SECTORS, TL_M_GLOBAL_LD_REQUESTS, TL_M_GLOBAL_ST_SECTORS, TL_M_GLOBAL_ST_REQUESTS,
-    TL_M_BRANCH_TARGETS, TL_M_DIVERGENT_TARGETS, TL_M_FFMA, TL_M_TENSOR, TL_NMETRICS
+    TL_M_BRANCH_TARGETS, TL_M_DIVERGENT_TARGETS, TL_M_FFMA, TL_M_TENSOR, TL_M_FADD, TL_M_FMUL, TL_NMETRICS
 };
 #define TL_BIT(m) (1u << (m))
 /* What a kernel's work is, for weighting: the global bytes it moves (sectors), the arithmetic it does. */
 #define TL_WORK_BYTES (TL_BIT(TL_M_GLOBAL_LD_SECTORS) | TL_BIT(TL_M_GLOBAL_ST_SECTORS))
-#define TL_WORK_ARITHMETIC (TL_BIT(TL_M_FFMA) | TL_BIT(TL_M_TENSOR))
+#define TL_WORK_ARITHMETIC (TL_BIT(TL_M_FFMA) | TL_BIT(TL_M_FADD) | TL_BIT(TL_M_FMUL) | TL_BIT(TL_M_TENSOR))
 
 /* Tensor-pipe instructions: any metric named so counts (which exist depends
  * on the GPU and ncu: grade asks ncu --query-metrics and passes those found).
@@ -65,6 +67,8 @@ typedef struct {
     /* Tensor-pipe warp instructions (has_tensor: ncu reported such a metric). */
     double tensor;
     int has_tensor;
+    /* FP32 adds and multiplies the threads executed: arithmetic an FMA count does not see. */
+    double fadd, fmul;
     int missing;                          /* required metrics absent from the file */
     /* Each kernel on its own, in the order first seen (judged per kernel: tl_counters_weighted). */
     int nkernels;

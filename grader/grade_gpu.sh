@@ -140,7 +140,7 @@ if [ -n "$sanitizer" ]; then   # they run even when tests fail: a race is the be
     step "$sanitize_title"
     # The double-buffered unit's kernels, named by ncu: its structure is judged on what it ran.
     [ -z "$dbuf_args" ] || ( ncu_lock
-        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\$tensor_metrics '' $dbuf_args"; ncu_unlock ) &
+        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\$tensor_metrics '' $dbuf_args"; ncu_unlock ) &
     for tool in $tools; do
         if [ -n "$units" ]; then sanitize_units "$tool" & else eval "sanitize \"\$tool\" \"\$tool\" $sanitize_args" & fi
     done

@@ -541,6 +541,7 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
     assign("build_src", build_src);
     snprintf(ptx, sizeof ptx, "%s/src/%s", bin, strrchr(build_src, '/') ? strrchr(build_src, '/') + 1 : build_src);
     assign("student_copy", ptx);
+    assign("cuda_home", cuda_home);   /* whose headers a compiler message may quote (report_run.c) */
     buffer names = {.used = 0}, suites = {.used = 0};
     for (int u = 0; u < r.nunits; u++)
         add(&names, "%s%s", u ? " " : "", r.units[u].name);

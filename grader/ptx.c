@@ -1348,11 +1348,14 @@ int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_byt
             (*names)[n] = xstrndup(fields[col_kernel], strlen(fields[col_kernel]));
             (*dynamic_bytes)[n++] = -1;
         }
-        /* The arithmetic each kernel did: FP32 FMAs and tensor-pipe instructions, every launch summed. */
+        /* The arithmetic each kernel did: FP32 FMAs, adds and multiplies (together), and
+         * tensor-pipe instructions, every launch summed. */
         if (col_metric >= 0 && col_value >= 0 && col_metric < nf && col_value < nf) {
             const char *metric = fields[col_metric];
             size_t prefix = strlen("smsp__inst_executed_pipe_tensor"), ml = strlen(metric);
-            int is_ffma = !strcmp(metric, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
+            int is_ffma = !strcmp(metric, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") ||
+                          !strcmp(metric, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") ||
+                          !strcmp(metric, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum");
             int is_parent = !strcmp(metric, "smsp__inst_executed_pipe_tensor.sum");
             int is_sub = !strncmp(metric, "smsp__inst_executed_pipe_tensor_", prefix + 1) && ml > 4 &&
                          !strcmp(metric + ml - 4, ".sum");

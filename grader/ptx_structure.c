@@ -206,8 +206,8 @@ int main(int argc, char **argv)
         asked_tensor = calloc((size_t)(n_asked + n_ncu + 1), sizeof *asked_tensor);
         for (int i = 0; i < n_ncu; i++) {
             asked_dyn[n_asked] = ncu_dyn[i];
-            /* A kernel's arithmetic: FP32 FMAs, and a tensor-pipe instruction as the FMAs of its
-             * smallest shape (m16n8k4: 512); -1 when the CSV counted neither. */
+            /* A kernel's arithmetic: FP32 FMAs, adds and multiplies, and a tensor-pipe instruction
+             * as the FMAs of its smallest shape (m16n8k4: 512); -1 when the CSV counted neither. */
             asked_tensor[n_asked] = ncu_tensor[i] > 0 ? ncu_tensor[i] : 0;
             asked_work[n_asked] = ncu_ffma[i] < 0 && ncu_tensor[i] < 0 ? -1
                                   : (ncu_ffma[i] > 0 ? ncu_ffma[i] : 0) + 512 * asked_tensor[n_asked];
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 
     /* Double buffering. Where ncu counted each kernel's arithmetic, the verdict
      * is the worst over the kernels that do the product (each with at least
-     * 1/8 of the FMAs): a double-buffered kernel that does none of the work
+     * 1/8 of the FP32 arithmetic): a double-buffered kernel that does none of the work
      * earns nothing. Else (no counts: CPU mode, ncu missing) the best verdict
      * over the kernels; the reason of a kernel that has a K-loop is the
      * telling one when none passes. */
@@ -300,7 +300,7 @@ int main(int argc, char **argv)
                 snprintf(why, sizeof why, "%s", whys[i]);
             }
             size_t used = strlen(work_note);
-            snprintf(work_note + used, sizeof work_note - used, "%s%s (%.0f %% of the FMAs)", used ? ", " : "", name,
+            snprintf(work_note + used, sizeof work_note - used, "%s%s (%.0f %% of the arithmetic)", used ? ", " : "", name,
                      100 * stats_work[i] / total_work);
             int rank = verdicts[i] == PTX_DBUF_YES ? 2 : verdicts[i] == PTX_DBUF_UNVERIFIED ? 1 : 0;
             int best_rank = best == PTX_DBUF_YES ? 2 : best == PTX_DBUF_UNVERIFIED ? 1 : 0;

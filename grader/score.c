@@ -252,7 +252,8 @@ void grade_structure(grade *g, const options *o, int all_passed)
 void grade_not_allowed(grade *g, const options *o)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "allowed calls only", tl_rubric_max_points(r));
+    /* the maximum the grade would have had: in CPU mode, without the points it never measures */
+    graded_test *t = add_item(g, "allowed calls only", o->cpu_mode ? tl_rubric_cpu_max_points(r) : tl_rubric_max_points(r));
     g->flags |= FLAG_NOT_ALLOWED;
     t->beyond_correctness = 0;
     explain_not_allowed(t->output, OUTPUT_LEN, o);
@@ -433,6 +434,9 @@ void grade_counters(grade *g, const options *o, int all_passed)
                 (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
+    if (c.tensor > 0)   /* counted where arithmetic is judged (grade_gpu.sh: count_tensor) */
+        appendf(t->output, OUTPUT_LEN, "  %-34s %8.0f %8s%s\n", "tensor-pipe instructions", c.tensor, "-",
+                !strcmp(r->arithmetic, "fp32") ? "   <- this lab's arithmetic is FP32 on the CUDA cores" : "");
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
@@ -872,11 +876,13 @@ static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric 
             return 0;
         }
     }
-    double dense_work = dense.ffma + 512 * dense.tensor, quarter_work = quarter.ffma + 512 * quarter.tensor;
+    /* FP32 adds and multiplies count too: a product done as FMUL + FADD is work an FMA count misses. */
+    double dense_work = dense.ffma + dense.fadd + dense.fmul + 512 * dense.tensor;
+    double quarter_work = quarter.ffma + quarter.fadd + quarter.fmul + 512 * quarter.tensor;
     double ratio = dense_work > 0 ? quarter_work / dense_work : 1;
-    appendf(t->output, OUTPUT_LEN, "FP32 FMAs your sparse launch executed (ncu, the timed shape): %.4g with B dense, "
-            "%.4g at block density 1/4 = %.3f of them (at most %.2f)\n", dense_work, quarter_work, ratio,
-            r->ffma_ratio_max);
+    appendf(t->output, OUTPUT_LEN, "FP32 FMAs your sparse launch executed (ncu, the timed shape; adds and multiplies "
+            "counted with them): %.4g with B dense, %.4g at block density 1/4 = %.3f of them (at most %.2f)\n",
+            dense_work, quarter_work, ratio, r->ffma_ratio_max);
     if (ratio <= r->ffma_ratio_max)
         return 1;
     appendf(t->output, OUTPUT_LEN, "your sparse kernel does the zero K-blocks' work: no speedup points, whatever "

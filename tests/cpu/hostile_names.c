@@ -103,3 +103,34 @@ Test(cpu_hostile, counts_do_not_depend_on_the_file_s_name, .timeout = 1800)
     cr_expect_eq(plain, 81920, "matmul.cu: %ld shared-load requests at 128^3, not 81,920", plain);
     cr_expect_eq(odd, plain, "'lab4 (1).cu': %ld shared-load requests, matmul.cu %ld", odd, plain);
 }
+
+/* Issue 44, case 7: lab 4's report page draws both shared loads of line 31
+ * (sum += As[ty][k] * Bs[k][tx]), one figure each; it drew one, the two
+ * instructions' counts summed under the lowest block's warp of either. */
+Test(cpu_hostile, lab4_s_page_draws_both_shared_loads_of_line_31, .timeout = 1800)
+{
+    const char *src = "solutions/lab4-tiled-matmul/matmul.cu";
+    char cmd[4096], worker[512] = "";
+    cr_assert_eq(sh("rm -rf " WORK "/page && mkdir -p " WORK "/page"), 0);
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC=%s cpu > " WORK "/page/build.log "
+             "2>&1 && make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC=%s print-cpu > " WORK "/page/where", src, src);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    FILE *f = fopen(WORK "/page/where", "r");
+    cr_assert(f && fscanf(f, "%511s", worker) == 1);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "build/cpu/cpu-check --worker %s --kind matmul --lab lab4 --source %s --timeout 900 --mnk 1x1x1 "
+             "--counters 64x64x64 --json " WORK "/page/cpu-check.json > " WORK "/page/check.log 2>&1 && "
+             "make -s --no-print-directory build/tools/report && build/tools/report --rubric labs/lab4-tiled-matmul/lab.rubric "
+             "--source %s --tests tests/fixtures/tests-all-pass.json --cpu-mode 'a test' --elapsed 3600 "
+             "--results " WORK "/page/results.json --html " WORK "/page/report.html > " WORK "/page/report.log 2>&1; "
+             "grep -o 'id=\"fig-31-shared-ld[^\"]*\"' " WORK "/page/report.html > " WORK "/page/figures.txt", worker, src, src);
+    sh(cmd);
+    f = fopen(WORK "/page/figures.txt", "r");
+    char figures[512] = "";
+    if (f) {
+        figures[fread(figures, 1, sizeof figures - 1, f)] = '\0';
+        fclose(f);
+    }
+    cr_expect(strstr(figures, "id=\"fig-31-shared-ld-As\"") && strstr(figures, "id=\"fig-31-shared-ld-Bs\""),
+              "line 31's shared-load figures: %s (see " WORK "/page/report.html)", figures);
+}

@@ -109,7 +109,7 @@ Test(per_kernel, a_double_buffered_decoy_that_does_no_fma_earns_nothing)
     static char out[16384];
     cr_expect_eq(dbuf_verdict(DIR "dbuf-decoy.csv", 0, out, sizeof out), 1, "%s", out);
     cr_expect(strstr(out, "double-buffered: no: two_buffers_two_barriers"), "%s", out);
-    cr_expect(strstr(out, "judged on the kernels that do the product: two_buffers_two_barriers (100 % of the FMAs)"),
+    cr_expect(strstr(out, "judged on the kernels that do the product: two_buffers_two_barriers (100 % of the arithmetic)"),
               "%s", out);
 }
 
@@ -118,7 +118,7 @@ Test(per_kernel, the_double_buffered_kernel_that_does_the_fmas_keeps_its_verdict
     static char out[16384];
     cr_expect_eq(dbuf_verdict(DIR "dbuf-real.csv", 0, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "double-buffered: yes: dbuf_dynamic"), "%s", out);
-    cr_expect(strstr(out, "dbuf_dynamic (99 % of the FMAs)"), "a helper under 1/8 of the FMAs is not judged: %s",
+    cr_expect(strstr(out, "dbuf_dynamic (99 % of the arithmetic)"), "a helper under 1/8 of the FMAs is not judged: %s",
               out);
 }
 

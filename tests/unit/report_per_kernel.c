@@ -83,3 +83,15 @@ Test(report_per_kernel, lab7_products_moved_to_the_tensor_pipes_are_no_evidence_
     cr_expect_gt(score, 0, "%s", out);
     tl_json_free(r);
 }
+
+Test(report_per_kernel, lab7_products_as_multiplies_and_adds_are_no_evidence_of_skipping)
+{
+    tl_json *r;
+    report("labs/lab7-sparse-matmul/lab.rubric", LAB7 "--counters tests/fixtures/lab7/counters.csv --ffma-dense "
+           DIR "ffma-dense-fp32.csv --ffma-quarter " DIR "ffma-quarter-mul-add.csv", &r);
+    double score;
+    const char *out = output_of(r, "speed: skipping zeros", &score);
+    cr_expect_eq(score, 0, "no FMA at 1/4, but twice the operations as multiplies and adds: %s", out);
+    cr_expect(strstr(out, "= 2.000 of them") && strstr(out, "does the zero K-blocks' work"), "%s", out);
+    tl_json_free(r);
+}
