@@ -138,6 +138,12 @@ static void send_ended(const char *what, const void *caller)
     r.seq = current_seq;
     r.status = TL_REPLY_ENDED;
     snprintf(r.what, sizeof r.what, "%s%s%s", what, where[0] ? " " : "", where);
+    snprintf(r.what_alone, sizeof r.what_alone, "%.63s", what);
+#ifdef TL_WORKER_LOADS_LAB
+    Dl_info info;
+    if (caller && dladdr(caller, &info) && info.dli_fname && !strcmp(info.dli_fname, lab_path))
+        r.lab_offset = (uint64_t)((const char *)caller - (const char *)info.dli_fbase);
+#endif
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
         leave(3);
     leave(125);
@@ -196,6 +202,10 @@ COUNTED(cudaMalloc, (void **p, size_t n), (p, n))
 COUNTED(cudaMallocManaged, (void **p, size_t n, unsigned flags), (p, n, flags))
 COUNTED(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
 COUNTED(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))
+COUNTED(cudaMalloc3D, (cudaPitchedPtr *p, cudaExtent e), (p, e))
+COUNTED(cudaMallocArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, size_t w, size_t h, unsigned f), (a, d, w, h, f))
+COUNTED(cudaMalloc3DArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, cudaExtent e, unsigned f), (a, d, e, f))
+COUNTED(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))
 }
 #else
 extern "C" unsigned tl_lab_device_allocs;

@@ -385,6 +385,63 @@ static void reply_text(const tl_worker_reply *r, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* FILE:LINE of `offset` in the lab file's library (the worker's program's path +
+ * ".so", grader/worker.cu), from its line tables (mk/submission.mk compiles the
+ * file with -g1), read by addr2line in a process of its own, given 5 s; 0 when
+ * that says nothing. */
+static int lab_line(const tl_worker *w, uint64_t offset, char *out, size_t len)
+{
+    char library[PATH_MAX + 4], address[32];
+    if (!offset || snprintf(library, sizeof library, "%s.so", w->path) >= (int)sizeof library)
+        return 0;
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)(offset - 1));   /* inside the call */
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0)
+            dup2(null_fd, 2);
+        execlp("addr2line", "addr2line", "-e", library, address, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    double deadline = tl_seconds_now() + 5;
+    while (got + 1 < len) {
+        double left = deadline - tl_seconds_now();
+        struct pollfd pf = {fds[0], POLLIN, 0};
+        if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+            break;
+        ssize_t n = read(fds[0], out + got, len - 1 - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    out[got] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    char *colon = strrchr(out, ':');
+    if (!out[0] || out[0] == '?' || !colon || atoi(colon + 1) <= 0)
+        return 0;
+    char *space = strchr(colon, ' ');   /* " (discriminator N)" */
+    if (space)
+        *space = '\0';
+    for (char *p = out; *p; p++)
+        if (*p < ' ' || *p == 127)
+            *p = '?';
+    return 1;
+}
+
 static double setup_seconds(void)
 {
     /* Creating a context under a sanitizer or a profiler takes many seconds. */
@@ -745,11 +802,18 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         break;
     case TL_REPLY_ENDED: {
         /* exit, abort or an exception in the file's code: this test, as a crash (kit/lab_exits.c). */
-        char what[200];
+        char what[200], line[256];
         reply_text(&r, what, sizeof what);
+        if (lab_line(w, r.lab_offset, line, sizeof line)) {
+            char alone[64];
+            size_t n = 0;
+            for (size_t i = 0; i < sizeof r.what_alone && r.what_alone[i] && n + 1 < sizeof alone; i++)
+                alone[n++] = r.what_alone[i] >= ' ' && r.what_alone[i] < 127 ? r.what_alone[i] : '?';
+            alone[n] = '\0';
+            snprintf(what, sizeof what, "%.60s at %.130s", alone, line);
+        }
         set_message(o, TL_RUN_ENDED, "%s %s: the test stopped there, as at a crash. Next: return from the launch "
-                    "function instead (an error check that ends the program hides which CUDA call failed: the "
-                    "report shows the kit's own check of it when you return)", w->name, what);
+                    "function instead of ending the program", w->name, what);
         tl_worker_stop(w);
         break;
     }

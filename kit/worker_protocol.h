@@ -84,6 +84,9 @@ typedef struct {
     uint32_t device_allocs; /* cudaMalloc-family calls made during the launches */
     uint32_t pad;
     char what[192];         /* TL_REPLY_ENDED: "called exit (status 1) in launch_transpose (+0x4f, worker.so)" */
+    uint64_t lab_offset;    /* ... and where, as an offset into the lab file's library (0: not in it), which
+                               the judge turns into FILE:LINE (kit/remote.cu) */
+    char what_alone[64];    /* ... and the call alone, "called exit (status 1)", for that sentence */
 } tl_worker_reply;
 
 #endif

@@ -90,7 +90,8 @@ $(KIT)/judge/check-%: $(KIT)/%_check.cu.o $(JUDGE_LINK)
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
 # What the lab file's launches may allocate is counted (lab 5: in place).
-COUNTED_ALLOCS := cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch
+COUNTED_ALLOCS := cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch cudaMalloc3D cudaMallocArray \
+                  cudaMalloc3DArray cudaMallocFromPoolAsync
 WORKER_LDFLAGS := $(foreach f,$(COUNTED_ALLOCS),-Xlinker --wrap=$(f))
 WORKER_KIT := $(KIT)/worker.cu.o $(KIT)/sandbox.c.o
 
