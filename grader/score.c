@@ -948,7 +948,8 @@ static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric 
     }
     char why[512];
     if (profiled_time_differs(o, r, why, sizeof why)) {
-        appendf(t->output, OUTPUT_LEN, "%s: no speedup points without evidence that work was skipped.\n", why);
+        appendf(t->output, OUTPUT_LEN, "no speedup points: the FMA counts are no evidence of the code that was "
+                "timed. %s.\n", why);
         return 0;
     }
     /* FP32 adds and multiplies count too: a product done as FMUL + FADD is work an FMA count misses. */
