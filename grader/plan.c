@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE   /* nftw */
 #include "counters.h"
+#include "paths.h"
 #include "lab_kinds.h"
 #include "rubric.h"
 
@@ -823,23 +824,7 @@ static void folder_of(const char *path, char *out, size_t size)
         snprintf(joined, sizeof joined, "%s", dir);
     else
         snprintf(joined, sizeof joined, "%s/%s", pwd(cwd, sizeof cwd), dir);
-    size_t used = 0;
-    out[0] = '\0';
-    for (char *save = NULL, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(part, "."))
-            continue;
-        if (!strcmp(part, "..")) {
-            while (used > 0 && out[--used] != '/')
-                ;
-            out[used] = '\0';
-            continue;
-        }
-        used += (size_t)snprintf(out + used, size - used, "/%s", part);
-        if (used >= size)
-            used = size - 1;
-    }
-    if (!out[0])
-        snprintf(out, size, "/");
+    path_by_name(joined, out, size);
 }
 
 /* make cannot take a path with a space (or a quote) in it: such a file is built
