@@ -519,7 +519,7 @@ static void add_finding(const char *k, int line, int line2, const char *fmt, ...
 typedef struct {
     unsigned pc;
     char space[8], op[4];
-    unsigned long long requests, units, ideal;
+    unsigned long long requests, units, ideal, threads;   /* threads: thread-level accesses, as g++ compiled them */
     int sampled;
     unsigned size, warp, sample_units, sample_ideal;
     unsigned long long block, excess;
@@ -530,7 +530,7 @@ static counter counters[MAX_SITES];
 static int ncounters;
 /* The same per kernel (launch site), when the case launched more than one:
  * grader/counters.c judges each kernel on its own. */
-typedef struct { unsigned site, pc; unsigned long long requests, units, ideal; } kernel_counter;
+typedef struct { unsigned site, pc; unsigned long long requests, units, ideal, threads; } kernel_counter;
 enum { MAX_KERNEL_SITES = 16 };
 static kernel_counter kcounters[MAX_SITES * 4];
 static int nkcounters;
@@ -642,6 +642,7 @@ static int read_report(const char *report, int keep_counters)
             c->requests = strtoull(f[4], NULL, 10);
             c->units = strtoull(f[5], NULL, 10);
             c->ideal = strtoull(f[6], NULL, 10);
+            c->threads = nf >= 8 ? strtoull(f[7], NULL, 10) : 0;
             c->sampled = 0;
             c->per_access = 1;
         } else if (!strcmp(f[0], "ksite") && nf >= 3 && keep_counters) {
@@ -659,6 +660,7 @@ static int read_report(const char *report, int keep_counters)
             k->requests = strtoull(f[3], NULL, 10);
             k->units = strtoull(f[4], NULL, 10);
             k->ideal = strtoull(f[5], NULL, 10);
+            k->threads = nf >= 7 ? strtoull(f[6], NULL, 10) : 0;
         } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
             unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
             for (int i = 0; i < ncounters; i++) {
@@ -1283,6 +1285,8 @@ static void counter_totals(unsigned long long t[2][2][3])
             t[sh][st][0] = rounded(req[sh][st]);
 }
 
+static void thread_accesses(int site, unsigned long long out[2]);
+
 static void print_counters(const char *shape, tl_json_writer *jw)
 {
     unsigned long long t[2][2][3];
@@ -1313,6 +1317,10 @@ static void print_counters(const char *shape, tl_json_writer *jw)
         tl_jw_int(jw, "global_ld_sectors", (long long)t[0][0][1]);
         tl_jw_int(jw, "global_st_requests", (long long)t[0][1][0]);
         tl_jw_int(jw, "global_st_sectors", (long long)t[0][1][1]);
+        unsigned long long threads[2];
+        thread_accesses(-1, threads);
+        tl_jw_int(jw, "global_ld_thread_accesses", (long long)threads[0]);
+        tl_jw_int(jw, "global_st_thread_accesses", (long long)threads[1]);
         tl_jw_int(jw, "shared_ld_requests", (long long)t[1][0][0]);
         tl_jw_int(jw, "shared_ld_wavefronts", (long long)t[1][0][1]);
         tl_jw_int(jw, "shared_ld_bank_conflicts", (long long)(t[1][0][1] - t[1][0][2]));
@@ -1371,6 +1379,33 @@ static void kernel_totals(int site, unsigned long long t[2][2][3])
             t[sh][st][0] = rounded(req[sh][st]);
 }
 
+/* Global thread-level accesses [ld, st] of one kernel (site < 0: every kernel),
+ * in nvcc's widths as requests are: the lanes that made each request, which
+ * ncu counts as smsp__sass_thread_inst_executed_op_global_ld/st (lab 6 judges
+ * the bytes per access by them: a warp's idle lanes are not counted). */
+static void thread_accesses(int site, unsigned long long out[2])
+{
+    double a[2] = {0, 0};
+    for (int i = 0; i < (site < 0 ? ncounters : nkcounters); i++) {
+        const counter *c = NULL;
+        unsigned long long lanes;
+        if (site < 0) {
+            c = &counters[i], lanes = c->threads;
+        } else {
+            const kernel_counter *k = &kcounters[i];
+            for (int j = 0; j < ncounters && !c; j++)
+                if (counters[j].pc == k->pc)
+                    c = &counters[j];
+            if ((int)k->site != site)
+                c = NULL;
+            lanes = k->threads;
+        }
+        if (c && strcmp(c->space, "shared"))
+            a[!strcmp(c->op, "st")] += (double)lanes * c->per_access;
+    }
+    out[0] = rounded(a[0]), out[1] = rounded(a[1]);
+}
+
 /* --ncu-csv FILE: the counters as ncu --csv writes them (grader/counters.c
  * reads both): one row set per kernel (by launch site), or, with one kernel,
  * every launch of the case together. */
@@ -1384,6 +1419,8 @@ static int write_ncu_csv(const char *path)
     for (int site = per_kernel ? 0 : -1; site < (per_kernel ? nksites : 0); site++) {
         unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
         kernel_totals(site, t);
+        unsigned long long threads[2];
+        thread_accesses(site, threads);
         const struct { const char *metric; unsigned long long value; } rows[] = {
             {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
             {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
@@ -1393,6 +1430,8 @@ static int write_ncu_csv(const char *path)
             {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
             {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
             {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
+            {"smsp__sass_thread_inst_executed_op_global_ld.sum", threads[0]},
+            {"smsp__sass_thread_inst_executed_op_global_st.sum", threads[1]},
         };
         char name[300];
         if (site < 0)

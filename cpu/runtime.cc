@@ -173,6 +173,7 @@ enum { HIST = 65 };   /* requests by their sectors or wavefronts: 0..63, and 64 
 struct Stat {
     int shared = 0, write = 0;
     uint64_t requests = 0, units = 0, ideal = 0, excess = 0;   /* excess: requests above their own ideal */
+    uint64_t lanes = 0;   /* thread-level accesses: the lanes that made each request (ncu: sass_thread_inst_executed) */
     uint64_t hist[HIST] = {0};
     Sample sample;
 };
@@ -181,6 +182,7 @@ struct Stat {
  * dilute the first's. Keyed by (site << 32 | pc). */
 struct KernelStat {
     uint64_t requests = 0, units = 0, ideal = 0;
+    uint64_t lanes = 0;
 };
 struct Findings {
     std::map<RaceKey, RaceInfo> races;
@@ -216,6 +218,7 @@ struct Findings {
             m.requests += k.second.requests;
             m.units += k.second.units;
             m.ideal += k.second.ideal;
+            m.lanes += k.second.lanes;
         }
         for (auto &s : o.stats) {
             Stat &m = stats[s.first];
@@ -225,6 +228,7 @@ struct Findings {
             m.units += s.second.units;
             m.ideal += s.second.ideal;
             m.excess += s.second.excess;
+            m.lanes += s.second.lanes;
             for (int k = 0; k < HIST; k++)
                 m.hist[k] += s.second.hist[k];
             if (s.second.sample.block < m.sample.block)
@@ -517,10 +521,12 @@ void account(Worker *w, const Rec *const *group, int n, unsigned warp)
     unsigned units, ideal;
     request_cost(group, n, units, ideal);
     s.requests++;
+    s.lanes += n;
     s.units += units;
     s.ideal += ideal;
     KernelStat &k = w->found.kernel_stats[(uint64_t)g_site << 32 | first.pc];
     k.requests++;
+    k.lanes += n;
     k.units += units;
     k.ideal += ideal;
     s.excess += units > ideal;
@@ -1471,17 +1477,17 @@ extern "C" void tlc_write_report(FILE *out)
                 b.first.pc1, b.first.pc2, (unsigned long long)b.second.blocks, b.second.reached, b.second.total,
                 block_text(b.second.block).c_str());
     for (auto &s : g_findings.stats)
-        fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
+        fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
                 s.second.write ? "st" : "ld", (unsigned long long)s.second.requests,
-                (unsigned long long)s.second.units, (unsigned long long)s.second.ideal);
+                (unsigned long long)s.second.units, (unsigned long long)s.second.ideal, (unsigned long long)s.second.lanes);
     /* Per kernel (launch site), when more than one kernel made requests. */
     if (g_sites.size() > 1) {
         for (size_t i = 0; i < g_sites.size(); i++)
             fprintf(out, "ksite\t%zu\t%s\n", i, g_sites[i].c_str());
         for (auto &k : g_findings.kernel_stats)
-            fprintf(out, "kcounter\t%u\t%x\t%llu\t%llu\t%llu\n", (unsigned)(k.first >> 32), (unsigned)k.first,
+            fprintf(out, "kcounter\t%u\t%x\t%llu\t%llu\t%llu\t%llu\n", (unsigned)(k.first >> 32), (unsigned)k.first,
                     (unsigned long long)k.second.requests, (unsigned long long)k.second.units,
-                    (unsigned long long)k.second.ideal);
+                    (unsigned long long)k.second.ideal, (unsigned long long)k.second.lanes);
     }
     /* Lab 7's branches case: every block's stretches, how many diverged, and
      * block 0's warp by warp ("step:divergent:blocks,..."). */

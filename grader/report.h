@@ -134,6 +134,7 @@ typedef struct {
     double ld_conflicts, st_conflicts;    /* per shared request */
     double ld_sectors, st_sectors;        /* per global request */
     double ld_requests, st_requests, ideal_requests;
+    int per_thread;                       /* lab 6: the three above count thread-level accesses, not warp requests */
     double ld_ideal, st_ideal;            /* lab 6: sectors per request the bytes need */
     int rows, cols;                       /* lab 6: the counted shape of in (0: unknown) */
 } counter_reading;
