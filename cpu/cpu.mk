@@ -24,6 +24,12 @@ CPU_LAB_FLAGS := -std=c++17 -O2 -g -fsanitize=thread --param tsan-instrument-fun
                  -fno-tree-vectorize -fno-store-merging -fno-tree-sra -fno-optimize-sibling-calls \
                  -fno-threadsafe-statics
 CPU_LAB_PIC := -fPIC -fno-semantic-interposition -fno-plt
+# What a file the source step rewrites is preprocessed with. It sees the GPU
+# ./grade times it on, an H100 or H200 (sm_90): a path under
+# `#if __CUDA_ARCH__ >= 800` runs in CPU mode as it does there, and what the
+# CPU cannot run (inline PTX) stops the run with its line. TLC_SOURCE_STEP:
+# __device__ and __global__ leave a mark for the source step (cpu/cudafe.c).
+CPU_SOURCE_DEFS := -D__CUDA_ARCH__=900 -DTLC_SOURCE_STEP
 # A kind's own flags for its lab files in CPU mode (kinds/KIND/kind.mk's
 # CPU_LAB_FLAGS_KIND; lab 7's: a hook per basic block, for its branches case).
 cpu_lab_flags = $(CPU_LAB_FLAGS) $(CPU_LAB_FLAGS_$(1))
@@ -41,7 +47,8 @@ CPU_TEST_KINDS := $(notdir $(KIND_DIRS))
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
 CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h mma.h cublas.h cublas_v2.h cublasLt.h \
-                       cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h
+                       cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h \
+                       cuda/pipeline cuda/barrier cuda/annotated_ptr cuda_awbarrier.h
 
 .PHONY: cpu cpu-grade cpu-kit print-cpu
 cpu: $(CPU_OUT)/worker $(CPU_OUT)/worker.ptx $(CPU_KIT)/cpu-check
@@ -56,7 +63,7 @@ cpu-kit: $(CPU_KIT)/libtlcpu.a $(CPU_KIT)/worker $(CPU_KIT)/cpu-check $(addprefi
 $(CPU_KIT)/refused/.stamp: cpu/cpu.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
 	$(Q)for h in $(CPU_REFUSED_HEADERS); do \
-	  printf '#error "not supported in CPU mode: %s (a CUDA library or feature the CPU runtime does not emulate)"\n' $$h > $(@D)/$$h; \
+	  mkdir -p $(@D)/$$(dirname $$h) && printf '#error "not supported in CPU mode: %s (a CUDA library or feature the CPU runtime does not emulate)"\n' $$h > $(@D)/$$h; \
 	done && touch $@
 $(CPU_KIT)/cudafe: cpu/cudafe.c
 	@mkdir -p $(@D)
@@ -105,7 +112,7 @@ contrast_kind = $(notdir $(patsubst %/,%,$(dir $(call contrast_src,$(1)))))
 $(CPU_KIT)/contrast/%/student.o: $(CPU_HEADERS) $(CPU_KIT)/refused/.stamp $(CPU_KIT)/cudafe cpu/cpu.mk $(wildcard kinds/*/kind.mk) $(wildcard kinds/*/*_launch.cu)
 	@mkdir -p $(@D)
 	@echo "  CPU   $@"
-	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -Ikit -iquote $(dir $(call contrast_src,$*)) $(call contrast_src,$*) -o $(@D)/student.ii
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 $(CPU_SOURCE_DEFS) -Icpu/include -I$(CPU_KIT)/refused -Ikit -iquote $(dir $(call contrast_src,$*)) $(call contrast_src,$*) -o $(@D)/student.ii
 	$(Q)$(CPU_KIT)/cudafe < $(@D)/student.ii > $(@D)/student.cpu.ii
 	$(Q)$(CPU_CXX) -x c++-cpp-output $(call cpu_lab_flags,$(call contrast_kind,$*)) $(CPU_LAB_PIC) -c $(@D)/student.cpu.ii -o $@
 $(CPU_KIT)/contrast/%/worker.so: $(CPU_KIT)/contrast/%/student.o
@@ -151,7 +158,7 @@ $(CPU_OUT)/student.o: $(SRC) $(PUBLIC_HEADERS) $(CPU_HEADERS) $(CPU_KIT)/refused
 	@mkdir -p $(CPU_OUT)/public
 	$(Q)cp $(PUBLIC_HEADERS) $(CPU_OUT)/public/
 	@echo "  CPU   $@"
-	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 $(CPU_SOURCE_DEFS) -Icpu/include -I$(CPU_KIT)/refused -I$(CPU_OUT)/public -iquote $(dir $(SRC)) '$(SRC)' -o $(CPU_OUT)/student.ii
 	$(Q)$(CPU_KIT)/cudafe < $(CPU_OUT)/student.ii > $(CPU_OUT)/student.cpu.ii
 	$(Q)$(CPU_CXX) -x c++-cpp-output $(call cpu_lab_flags,$(KIND)) $(CPU_LAB_PIC) -c $(CPU_OUT)/student.cpu.ii -o $@
 # The file's library (worker.so), and the kit's worker copied beside it, which
@@ -185,7 +192,7 @@ endif
 $(CPU_KIT)/bench/micro: cpu/bench/micro.cu $(CPU_KIT)/cudafe $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o cpu/include/cuda_runtime.h kit/tilelab.h
 	@mkdir -p $(@D)
 	@echo "  CPU   $@"
-	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 -Icpu/include -Ikit $(addprefix -I,$(KIND_DIRS)) -Icpu cpu/bench/micro.cu -o $@.ii
+	$(Q)$(CPU_CXX) -E -x c++ -std=c++17 $(CPU_SOURCE_DEFS) -Icpu/include -Ikit $(addprefix -I,$(KIND_DIRS)) -Icpu cpu/bench/micro.cu -o $@.ii
 	$(Q)$(CPU_KIT)/cudafe < $@.ii > $@.cpu.ii
 	$(Q)$(CPU_CXX) -x c++-cpp-output $(CPU_LAB_FLAGS) -c $@.cpu.ii -o $@.o
 	$(Q)$(CPU_CXX) $@.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o -lpthread -o $@

@@ -13,6 +13,12 @@
  *          taken at the declaration, the same for every thread of the block
  *   extern __shared__ float dyn[];
  *       -> a pointer to the block's dynamic shared memory
+ *   p.kernel<<<...>>>, s->kernel<<<...>>>    (a kernel held in a member)
+ *       -> the same, with p.kernel called from the lambda
+ *   cudaLaunchKernel((void *)kernel, grid, block, args, ...)
+ *       -> ::tlc::launch_kernel("file", line, kernel, grid, block, args, ...)
+ *   asm volatile("cp.async ..." ...);     (the lab file's, in a function)
+ *       -> tlc_unsupported("inline PTX assembly (asm)", "file", line);
  *   __noinline__ (not inside a library's __attribute__((...)))
  *       -> __attribute__((noinline)); a macro could not tell the two apart
  *
@@ -29,8 +35,13 @@ static size_t len, pos;
 static char *out;
 static size_t olen, ocap;
 static char file[1024] = "?";
+static char main_file[1024];   /* the lab file: the first line marker's */
 static long line = 1;
 static int depth;   /* brace depth: 0 is file scope */
+/* Device code: cpu/include/cuda_runtime.h writes __global__ and __device__ as
+ * __tlc_device__, which marks the next body at that depth (a declaration's
+ * ';' first: none); device_depth is the depth outside the body being read. */
+static int device_pending = -1, device_depth = -1;
 
 static void put(const char *s, size_t n)
 {
@@ -73,6 +84,8 @@ static void marker(void)
     if (sscanf(src + start, "# %ld \"%1023[^\"]\"", &n, name) == 2 ||
         sscanf(src + start, "#line %ld \"%1023[^\"]\"", &n, name) == 2) {
         snprintf(file, sizeof file, "%s", name);
+        if (!main_file[0])
+            snprintf(main_file, sizeof main_file, "%s", name);
         line = n - 1;   /* the newline ending the marker counts it up */
     }
     put(src + start, end - start);
@@ -232,9 +245,31 @@ static void launch(void)
         while (!paren && b && isspace((unsigned char)out[b - 1]))
             b--;
     }
+    /* A name, or a member reached through `.` or `->` (p.kernel, s->k, a[i].k). */
     if (!paren)
-        while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
-            b--;
+        for (;;) {
+            while (b && (ident((unsigned char)out[b - 1]) || out[b - 1] == ':'))
+                b--;
+            size_t m = b;
+            if (m && out[m - 1] == '.')
+                m--;
+            else if (m >= 2 && out[m - 1] == '>' && out[m - 2] == '-')
+                m -= 2;
+            else
+                break;
+            while (m && out[m - 1] == ']') {   /* an index before the member: a[i].k */
+                int d = 0;
+                do {
+                    m--;
+                    d += out[m] == ']' ? 1 : out[m] == '[' ? -1 : 0;
+                } while (m && d);
+                if (d)
+                    fail("a <<<...>>> launch whose kernel the source step cannot read");
+            }
+            if (!m || !ident((unsigned char)out[m - 1]))
+                fail("a <<<...>>> launch of a member of something other than a named object");
+            b = m;
+        }
     if (b == e || (!paren && !ident((unsigned char)out[e - 1]) && out[e - 1] != '>'))
         fail("a <<<...>>> launch of something other than a kernel's name");
     char name[512];
@@ -256,6 +291,85 @@ static void launch(void)
     }
     pos += 3;
     puts_(")");
+}
+
+/* At `cudaLaunchKernel(` (pos past the name): CPU mode needs the kernel's
+ * parameter types to read `args`, so a cast of the kernel to `void *` or
+ * `const void *`, which the runtime API's examples write, is dropped:
+ *   cudaLaunchKernel((void *)k, grid, block, args, shared, stream)
+ *       -> ::tlc::launch_kernel("file", line, k, grid, block, args, shared, stream)
+ * Any other first argument is passed as it is (a pointer whose type hides
+ * the kernel's is refused when it compiles, with a sentence). */
+static void launch_kernel_call(void)
+{
+    size_t p = pos;
+    while (p < len && isspace((unsigned char)src[p]))
+        p++;
+    if (p >= len || src[p] != '(') {   /* the name alone: its address, or a declaration */
+        puts_("cudaLaunchKernel");
+        return;
+    }
+    char buf[1280];
+    snprintf(buf, sizeof buf, "::tlc::launch_kernel(\"%s\", %ld, ", file, line);
+    puts_(buf);
+    pos = p + 1;
+    while (pos < len && isspace((unsigned char)src[pos]))
+        pos++;
+    if (src[pos] == '(') {   /* (void *), (const void *), (void*)& ... */
+        size_t q = pos + 1;
+        while (q < len && src[q] != ')' && src[q] != '\n' && (ident((unsigned char)src[q]) || strchr(" \t*", src[q])))
+            q++;
+        char cast[256];
+        snprintf(cast, sizeof cast, "%.*s", (int)(q - pos - 1), src + pos + 1);
+        if (q < len && src[q] == ')' && strstr(cast, "void") && strchr(cast, '*'))
+            pos = q + 1;
+    }
+}
+
+/* At an `asm` statement in the lab file's device code (pos past the
+ * word): the CPU cannot run PTX, so the statement becomes a call that stops
+ * the run with "not supported in CPU mode: inline PTX assembly (asm) at
+ * file:line" when it is reached. A path the GPU takes (CPU mode compiles
+ * with __CUDA_ARCH__ = 900, cpu/cpu.mk) is never skipped silently. */
+static int inline_asm(void)
+{
+    if (device_depth < 0 || strcmp(file, main_file) != 0)
+        return 0;
+    size_t p = pos;
+    for (;;) {   /* volatile, __volatile__, goto, inline */
+        while (p < len && isspace((unsigned char)src[p]))
+            p++;
+        size_t w = p;
+        while (p < len && ident((unsigned char)src[p]))
+            p++;
+        if (p == w)
+            break;
+    }
+    if (p >= len || src[p] != '(')
+        return 0;
+    int d = 0, newlines = 0;
+    for (; p < len; p++) {
+        if (src[p] == '"' || src[p] == '\'') {   /* a string with a ')' in it */
+            char q = src[p++];
+            while (p < len && src[p] != q)
+                p += src[p] == '\\' ? 2 : 1;
+            continue;
+        }
+        newlines += src[p] == '\n';
+        d += src[p] == '(' ? 1 : src[p] == ')' ? -1 : 0;
+        if (d == 0)
+            break;
+    }
+    if (p >= len)
+        fail("an asm statement without its closing ')'");
+    char buf[1280];
+    snprintf(buf, sizeof buf, "tlc_unsupported(\"inline PTX assembly (asm)\", \"%s\", %ld)", file, line);
+    puts_(buf);
+    for (int i = 0; i < newlines; i++)
+        puts_("\n");
+    line += newlines;
+    pos = p + 1;
+    return 1;
 }
 
 /* 1 when the output ends inside an attribute's list, `__attribute__((` or
@@ -300,7 +414,17 @@ int main(void)
             size_t s = pos;
             while (pos < len && ident((unsigned char)src[pos]))
                 pos++;
-            if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
+            int is_asm = (pos - s == 3 && memcmp(src + s, "asm", 3) == 0) ||
+                         (pos - s == 7 && memcmp(src + s, "__asm__", 7) == 0) ||
+                         (pos - s == 5 && memcmp(src + s, "__asm", 5) == 0);
+            if (is_asm && inline_asm()) {
+                ;
+            } else if (pos - s == 14 && memcmp(src + s, "__tlc_device__", 14) == 0) {
+                if (device_depth < 0)
+                    device_pending = depth;
+            } else if (pos - s == 16 && memcmp(src + s, "cudaLaunchKernel", 16) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
+                launch_kernel_call();
+            } else if (pos - s == 12 && memcmp(src + s, "__noinline__", 12) == 0 && !in_attribute()) {
                 puts_("__attribute__((noinline))");
             } else if (pos - s == 10 && memcmp(src + s, "__shared__", 10) == 0 && (s == 0 || !ident((unsigned char)src[s - 1]))) {
                 int is_extern = drop_trailing("extern");
@@ -310,8 +434,13 @@ int main(void)
                 put(src + s, pos - s);
             }
         } else {
+            if (c == '{' && device_pending == depth)
+                device_depth = depth, device_pending = -1;
+            if (c == ';' && device_pending == depth)
+                device_pending = -1;
             if (c == '{') depth++;
-            if (c == '}') depth--;
+            if (c == '}' && --depth == device_depth)
+                device_depth = -1;
             put(&c, 1);
             pos++;
         }

@@ -518,6 +518,14 @@ typedef struct {
 } counter;
 static counter counters[MAX_SITES];
 static int ncounters;
+/* The same per kernel (launch site), when the case launched more than one:
+ * grader/counters.c judges each kernel on its own. */
+typedef struct { unsigned site, pc; unsigned long long requests, units, ideal; } kernel_counter;
+enum { MAX_KERNEL_SITES = 16 };
+static kernel_counter kcounters[MAX_SITES * 4];
+static int nkcounters;
+static char ksites[MAX_KERNEL_SITES][256];
+static int nksites;
 
 /* What the last report said beside findings: a refused call, host accesses. */
 static char forbidden[200];
@@ -613,6 +621,21 @@ static int read_report(const char *report, int keep_counters)
             c->ideal = strtoull(f[6], NULL, 10);
             c->sampled = 0;
             c->per_access = 1;
+        } else if (!strcmp(f[0], "ksite") && nf >= 3 && keep_counters) {
+            unsigned i = (unsigned)atoi(f[1]);
+            if (i < MAX_KERNEL_SITES) {
+                snprintf(ksites[i], sizeof ksites[i], "%s", f[2]);
+                if ((int)i >= nksites)
+                    nksites = (int)i + 1;
+            }
+        } else if (!strcmp(f[0], "kcounter") && nf >= 6 && keep_counters &&
+                   nkcounters < (int)(sizeof kcounters / sizeof *kcounters)) {
+            kernel_counter *k = &kcounters[nkcounters++];
+            k->site = (unsigned)atoi(f[1]);
+            k->pc = (unsigned)strtoul(f[2], NULL, 16);
+            k->requests = strtoull(f[3], NULL, 10);
+            k->units = strtoull(f[4], NULL, 10);
+            k->ideal = strtoull(f[5], NULL, 10);
         } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
             unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
             for (int i = 0; i < ncounters; i++) {
@@ -1068,16 +1091,6 @@ static void apply_ptx_widths(void)
     char err[600] = "";
     ptx_line_access *lines = NULL;
     int n = -1;
-    /* The lab file: --source, else the file of the first access CPU mode saw. */
-    char file[512] = "";
-    if (source)
-        snprintf(file, sizeof file, "%s", source);
-    else if (ncounters) {
-        snprintf(file, sizeof file, "%s", site_of(counters[0].pc)->where);
-        char *colon = strrchr(file, ':');
-        if (colon)
-            *colon = 0;
-    }
     if (!path[0] || access(path, R_OK) != 0) {
         snprintf(widths_note, sizeof widths_note, "no PTX of the file (nvcc could not make %.300s): requests count one per access as g++ compiles it; nvcc may merge some",
                  path[0] ? path : "it");
@@ -1087,14 +1100,12 @@ static void apply_ptx_widths(void)
         snprintf(widths_note, sizeof widths_note, "the PTX could not be read (%.400s): requests count one per access as g++ compiles it", err);
         return;
     }
-    n = ptx_line_accesses(&m, file[0] ? file : NULL, &lines, err, sizeof err);
-    ptx_free(&m);
-    if (n < 0) {
-        snprintf(widths_note, sizeof widths_note, "%.400s: requests count one per access as g++ compiles it", err);
-        return;
-    }
-    widths_from_ptx = 1;
-    int changed = 0;
+    /* Each access is matched in the PTX by the file its site names: CPU mode and
+     * nvcc compiled the same path (the build's, a link for a name make cannot
+     * take), so the counts never depend on the name the student gave the file
+     * (--source, only shown). */
+    char loaded[512] = "";
+    int changed = 0, matched = 0;
     for (int i = 0; i < ncounters; i++) {
         counter *c = &counters[i];
         const site *s = site_of(c->pc);
@@ -1103,8 +1114,18 @@ static void apply_ptx_widths(void)
         char *colon = strrchr(where, ':');
         if (colon)
             *colon = 0;
-        if (!c->sampled || !c->size || (file[0] && !ptx_same_path(where, file)))
+        if (!c->sampled || !c->size)
             continue;
+        if (!matched || strcmp(where, loaded)) {
+            free(lines);
+            lines = NULL;
+            snprintf(loaded, sizeof loaded, "%s", where);
+            n = ptx_line_accesses(&m, where, &lines, err, sizeof err);
+            matched = 1;
+        }
+        if (n < 0)
+            continue;   /* a header's access, or a file the PTX does not name: one request per access */
+        widths_from_ptx = 1;
         /* The PTX's accesses of the same array at the line where it knows
          * the array ("As", as the access names it: "As[32][32]"), else all
          * of the line's in this space and direction. */
@@ -1126,6 +1147,11 @@ static void apply_ptx_widths(void)
         }
     }
     free(lines);
+    ptx_free(&m);
+    if (!widths_from_ptx && err[0]) {
+        snprintf(widths_note, sizeof widths_note, "%.400s: requests count one per access as g++ compiles it", err);
+        return;
+    }
     snprintf(widths_note, sizeof widths_note, changed ?
              "requests follow the widths nvcc compiles each line's accesses to: its PTX, and ptxas's merging of aligned neighbours as modelled" : "");
 }
@@ -1282,28 +1308,74 @@ static void print_counters(const char *shape, tl_json_writer *jw)
 }
 
 /* ---- what ./grade --cpu reads, in the formats a GPU grade writes ------------ */
+/* One kernel's totals (site < 0: every kernel's), [shared][st][requests, units, ideal],
+ * requests in nvcc's widths (each instruction's per_access). */
+static void kernel_totals(int site, unsigned long long t[2][2][3])
+{
+    if (site < 0) {
+        counter_totals(t);
+        return;
+    }
+    double req[2][2] = {{0}};
+    memset(t, 0, sizeof(unsigned long long[2][2][3]));
+    for (int i = 0; i < nkcounters; i++) {
+        const kernel_counter *k = &kcounters[i];
+        const counter *c = NULL;
+        for (int j = 0; j < ncounters && !c; j++)
+            if (counters[j].pc == k->pc)
+                c = &counters[j];
+        if ((int)k->site != site || !c)
+            continue;
+        int sh = !strcmp(c->space, "shared"), st = !strcmp(c->op, "st");
+        req[sh][st] += (double)k->requests * c->per_access, t[sh][st][1] += k->units, t[sh][st][2] += k->ideal;
+    }
+    for (int sh = 0; sh < 2; sh++)
+        for (int st = 0; st < 2; st++)
+            t[sh][st][0] = rounded(req[sh][st]);
+}
+
 /* --ncu-csv FILE: the counters as ncu --csv writes them (grader/counters.c
- * reads both), one launch: every kernel of the case summed. */
+ * reads both): one row set per kernel (by launch site), or, with one kernel,
+ * every launch of the case together. */
 static int write_ncu_csv(const char *path)
 {
-    unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
-    counter_totals(t);
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    const struct { const char *metric; unsigned long long value; } rows[] = {
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
-        {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
-        {"smsp__sass_inst_executed_op_shared_ld.sum", t[1][0][0]},
-        {"smsp__sass_inst_executed_op_shared_st.sum", t[1][1][0]},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t[0][0][1]},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
-    };
     fprintf(f, "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n");
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
-        fprintf(f, "\"0\",\"(CPU mode: every kernel of the launch)\",\"%s\",\"\",\"%llu\"\n", rows[i].metric, rows[i].value);
+    int per_kernel = nksites > 1 && nkcounters > 0;
+    for (int site = per_kernel ? 0 : -1; site < (per_kernel ? nksites : 0); site++) {
+        unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
+        kernel_totals(site, t);
+        const struct { const char *metric; unsigned long long value; } rows[] = {
+            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
+            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
+            {"smsp__sass_inst_executed_op_shared_ld.sum", t[1][0][0]},
+            {"smsp__sass_inst_executed_op_shared_st.sum", t[1][1][0]},
+            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t[0][0][1]},
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
+            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
+        };
+        char name[300];
+        if (site < 0)
+            snprintf(name, sizeof name, "(CPU mode: every kernel of the launch)");
+        else {   /* a path may hold a quote: CSV doubles it */
+            char quoted[256];
+            size_t o = 0;
+            const char *base = strrchr(ksites[site], '/');
+            for (const char *p = base ? base + 1 : ksites[site]; *p && o + 3 < sizeof quoted; p++) {
+                if (*p == '"')
+                    quoted[o++] = '"';
+                quoted[o++] = *p;
+            }
+            quoted[o] = 0;
+            snprintf(name, sizeof name, "the kernel launched at %s", quoted);
+        }
+        for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+            fprintf(f, "\"%d\",\"%s\",\"%s\",\"\",\"%llu\"\n", site < 0 ? 0 : site, name, rows[i].metric,
+                    rows[i].value);
+    }
     return fclose(f);
 }
 
@@ -1440,6 +1512,7 @@ typedef struct {
     const char *branches_option, *contrast;
     tl_shape shape_rc[MAX_SHAPES];      /* the shapes parsed (check_shapes) */
     tl_mm_shape shape_mm[MAX_SHAPES];
+    int shape_n[MAX_SHAPES];            /* lab 5: a length n or a side N */
 } options;
 
 /* -1: go on; else the exit status (0 after --help). */
@@ -1538,30 +1611,29 @@ static int check_shapes(options *o)
     int transpose = !strcmp(kind, "transpose"), supersteps = !strcmp(kind, "supersteps");
     int dbuf = supersteps && o->unit && !strcmp(o->unit, "dbuf");
     int matmul = !strcmp(kind, "matmul") || !strcmp(kind, "sparse") || dbuf;
-    if (supersteps && o->nshapes && !o->unit) {
-        option_error("--shape needs a --unit (reverse, sums, pairs, inplace or dbuf): which kernel the shape is for");
-        return 2;
-    }
-    if (supersteps && o->nshapes > 1) {
-        option_error("one --shape for one --unit in CPU mode (run it again for another shape)");
-        return 2;
-    }
     for (int i = 0; i < o->nshapes; i++) {
         const char *s = o->shapes[i];
+        /* Lab 5: each shape is for the --unit before it (else the last --unit), as on a GPU. */
+        const char *unit = o->shape_unit[i] ? o->shape_unit[i] : o->unit;
+        if (supersteps && !unit) {
+            option_error("--shape needs a --unit before it (reverse, sums, pairs, inplace or dbuf): which kernel the shape is for");
+            return 2;
+        }
+        int mm = supersteps ? !strcmp(unit, "dbuf") : matmul;
         if (transpose && tl_parse_shape(s, &o->shape_rc[i]) == 0)
             capped((double)o->shape_rc[i].rows * o->shape_rc[i].cols, CAP_ELEMENTS, "4096x4096 elements", s);
-        else if (matmul && tl_parse_mm_shape(s, &o->shape_mm[i]) == 0)
+        else if (mm && tl_parse_mm_shape(s, &o->shape_mm[i]) == 0)
             capped((double)o->shape_mm[i].m * o->shape_mm[i].n * o->shape_mm[i].k, CAP_MULTIPLY,
                    "512x512x512 multiply-adds", s);
-        else if (supersteps && !matmul && (o->n_only = positive(s)) > 0)
-            ;
+        else if (supersteps && !mm && (o->shape_n[i] = positive(s)) > 0)
+            capped(o->shape_n[i], CAP_ELEMENTS, "n=16777216", "that n");
         else if (own_kind_named(kind) && (o->n_only = positive(s)) > 0)
             ;
         else {
             option_error("%s '%s': %s", o->shape_option[i], s,
                          transpose ? "a transpose's shape is RxC, e.g. 257x131"
-                         : matmul ? "a matmul's shape is MxKxN, e.g. 17x33x65"
-                         : !strcmp(o->unit, "inplace") ? "the in-place transpose takes its side N, e.g. 61"
+                         : mm ? "a matmul's shape is MxKxN, e.g. 17x33x65"
+                         : !strcmp(unit, "inplace") ? "the in-place transpose takes its side N, e.g. 61"
                                                        : "this kernel takes its length n, e.g. 1000");
             return 2;
         }
@@ -1658,17 +1730,23 @@ static int matmul_cases(const options *o, char *cshape, size_t len)
 static int supersteps_cases(const options *o)
 {
     int n = o->n_only ? o->n_only : 1000;
-    const char *unit = o->unit;
-    if (unit) {
-        tl_mm_shape s = o->nshapes && !strcmp(unit, "dbuf") ? o->shape_mm[0] : (tl_mm_shape){64, 64, 64};
-        if (!strcmp(unit, "reverse")) run_and_print(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
-        else if (!strcmp(unit, "sums")) run_and_print(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
-        else if (!strcmp(unit, "pairs")) run_and_print(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);
-        else if (!strcmp(unit, "inplace")) run_and_print(TL_OP_INPLACE, n, 0, 0, 0, "transpose_inplace %dx%d", n, n);
+    /* Each --shape with the --unit before it (labs 4, 6 and 7 take several too); a --unit
+     * without shapes after it runs at --n (or the default). */
+    for (int i = 0; i <= o->nshapes; i++) {
+        const char *unit = i < o->nshapes ? (o->shape_unit[i] ? o->shape_unit[i] : o->unit) : o->unit;
+        if (i == o->nshapes && (!unit || o->nshapes))
+            break;
+        int m = i < o->nshapes && o->shape_n[i] ? o->shape_n[i] : n;
+        tl_mm_shape s = i < o->nshapes && !strcmp(unit, "dbuf") ? o->shape_mm[i] : (tl_mm_shape){64, 64, 64};
+        if (!strcmp(unit, "reverse")) run_and_print(TL_OP_REVERSE, m, 0, 0, 0, "reverse_blocks n=%d", m);
+        else if (!strcmp(unit, "sums")) run_and_print(TL_OP_SUMS, m, 0, 0, 0, "block_sums n=%d", m);
+        else if (!strcmp(unit, "pairs")) run_and_print(TL_OP_PAIRS, m, 0, 0, 0, "pair_sums n=%d", m);
+        else if (!strcmp(unit, "inplace")) run_and_print(TL_OP_INPLACE, m, 0, 0, 0, "transpose_inplace %dx%d", m, m);
         else if (!strcmp(unit, "dbuf")) run_and_print(TL_OP_DBUF, s.m, s.n, s.k, 0, "matmul_dbuf %dx%dx%d", s.m, s.k, s.n);
         else { fprintf(stderr, "cpu-check: unknown unit '%s' (reverse, sums, pairs, inplace or dbuf)\n", unit); return 2; }
-        return 0;
     }
+    if (o->nshapes || o->unit)
+        return 0;
     run_and_print(TL_OP_REVERSE, n, 0, 0, 0, "reverse_blocks n=%d", n);
     run_and_print(TL_OP_SUMS, n, 0, 0, 0, "block_sums n=%d", n);
     run_and_print(TL_OP_PAIRS, n, 0, 0, 0, "pair_sums n=%d", n);

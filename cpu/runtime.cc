@@ -173,10 +173,17 @@ struct Stat {
     uint64_t hist[HIST] = {0};
     Sample sample;
 };
+/* One instruction's requests within one kernel (its launch site): the
+ * counters judged per kernel (grader/counters.h), so a second kernel cannot
+ * dilute the first's. Keyed by (site << 32 | pc). */
+struct KernelStat {
+    uint64_t requests = 0, units = 0, ideal = 0;
+};
 struct Findings {
     std::map<RaceKey, RaceInfo> races;
     std::map<BarrierKey, BarrierInfo> barriers;
     std::map<uint32_t, Stat> stats;
+    std::map<uint64_t, KernelStat> kernel_stats;
     std::vector<BranchCell> branch_cells;   /* block 0's, of the first launch */
     uint64_t warp_steps = 0, divergent_steps = 0;   /* every block's */
     void merge(const Findings &o)
@@ -201,6 +208,12 @@ struct Findings {
                 m = b.second;
             m.blocks = n;
         }
+        for (auto &k : o.kernel_stats) {
+            KernelStat &m = kernel_stats[k.first];
+            m.requests += k.second.requests;
+            m.units += k.second.units;
+            m.ideal += k.second.ideal;
+        }
         for (auto &s : o.stats) {
             Stat &m = stats[s.first];
             m.shared = s.second.shared;
@@ -221,6 +234,9 @@ Findings g_findings;
 std::string g_fatal;   /* the first out-of-bounds access, or host code touching device memory */
 std::map<uint32_t, int> g_host_access;
 std::vector<std::string> g_launches;
+/* Kernels by launch site ("file:line"), and the one the running grid's blocks belong to. */
+std::vector<std::string> g_sites;
+uint32_t g_site;
 
 /* 1 when `line` is the run's first fatal finding, the one its launch reports. */
 bool fatal_finding(const std::string &line)
@@ -500,6 +516,10 @@ void account(Worker *w, const Rec *const *group, int n, unsigned warp)
     s.requests++;
     s.units += units;
     s.ideal += ideal;
+    KernelStat &k = w->found.kernel_stats[(uint64_t)g_site << 32 | first.pc];
+    k.requests++;
+    k.units += units;
+    k.ideal += ideal;
     s.excess += units > ideal;
     s.hist[std::min(units, (unsigned)HIST - 1)]++;
     if (w->block_id >= s.sample.block)
@@ -989,12 +1009,13 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     char buf[512];
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
-    bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 || nblocks == 0 ||
+    bool bad = threads == 0 || threads > MAX_THREADS || block.z > 64 ||
                grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu;
-    /* More dynamic shared memory than the kernel may have (48 KiB, or what
-     * cudaFuncSetAttribute allowed): the GPU refuses the launch so. */
+    /* An empty grid, or more dynamic shared memory than the kernel may have
+     * (48 KiB, or what cudaFuncSetAttribute allowed): the GPU refuses the
+     * launch with cudaErrorInvalidValue (an empty grid so on an H200, CUDA 13). */
     cudaError_t refused = bad ? cudaErrorInvalidConfiguration
-                          : dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
+                          : nblocks == 0 || dynamic_shared > g_dynamic_limit ? cudaErrorInvalidValue : cudaSuccess;
     snprintf(buf, sizeof buf, "launch\t%s\t%d\t%u,%u,%u\t%u,%u,%u\t%s", file, line, grid.x, grid.y, grid.z,
              block.x, block.y, block.z, cudaGetErrorName(refused));
     {
@@ -1010,6 +1031,17 @@ void tlc::run_grid(dim3 grid, dim3 block, size_t dynamic_shared, block_entry ent
     }
     if (!pool_size)
         tlc_start();
+    {   /* the kernel this grid's requests count for (no block runs yet) */
+        std::lock_guard<std::mutex> lock(g_mu);
+        char site[512];
+        snprintf(site, sizeof site, "%s:%d", file, line);
+        size_t i = 0;
+        while (i < g_sites.size() && g_sites[i] != site)
+            i++;
+        if (i == g_sites.size())
+            g_sites.push_back(site);
+        g_site = (uint32_t)i;
+    }
     g_job.grid = grid;
     g_job.block = block;
     g_job.dynamic_shared = dynamic_shared;
@@ -1431,6 +1463,15 @@ extern "C" void tlc_write_report(FILE *out)
         fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
                 s.second.write ? "st" : "ld", (unsigned long long)s.second.requests,
                 (unsigned long long)s.second.units, (unsigned long long)s.second.ideal);
+    /* Per kernel (launch site), when more than one kernel made requests. */
+    if (g_sites.size() > 1) {
+        for (size_t i = 0; i < g_sites.size(); i++)
+            fprintf(out, "ksite\t%zu\t%s\n", i, g_sites[i].c_str());
+        for (auto &k : g_findings.kernel_stats)
+            fprintf(out, "kcounter\t%u\t%x\t%llu\t%llu\t%llu\n", (unsigned)(k.first >> 32), (unsigned)k.first,
+                    (unsigned long long)k.second.requests, (unsigned long long)k.second.units,
+                    (unsigned long long)k.second.ideal);
+    }
     /* Lab 7's branches case: every block's stretches, how many diverged, and
      * block 0's warp by warp ("step:divergent:blocks,..."). */
     if (g_branches) {

@@ -43,31 +43,36 @@ static double parse_value(const char *s)
     return strtod(digits, NULL);
 }
 
-static double *slot(tl_counters *c, const char *metric, int *bit)
+static const char *const metric_names[TL_NMETRICS] = {
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_branch_targets.sum",
+    "smsp__sass_branch_targets_threads_divergent.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    TL_TENSOR_METRIC_PREFIX ".sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+};
+
+/* A metric's index; tensor sub-pipes (..._op_hmma.sum, ...) set *sub. -1: not read. */
+static int metric_index(const char *name, int *sub)
 {
-    static const char *const names[] = {
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-        "smsp__sass_inst_executed_op_shared_ld.sum",
-        "smsp__sass_inst_executed_op_shared_st.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        "smsp__sass_branch_targets.sum",
-        "smsp__sass_branch_targets_threads_divergent.sum",
-        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    };
-    double *slots[] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
-                       &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
-                       &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,
-                       &c->divergent_targets, &c->ffma};
-    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-        if (!strcmp(metric, names[i])) {
-            *bit = 1 << i;
-            return slots[i];
-        }
-    return NULL;
+    *sub = 0;
+    for (int i = 0; i < TL_NMETRICS; i++)
+        if (!strcmp(name, metric_names[i]))
+            return i;
+    size_t n = strlen(TL_TENSOR_METRIC_PREFIX), len = strlen(name);
+    if (!strncmp(name, TL_TENSOR_METRIC_PREFIX "_", n + 1) && len > 4 && !strcmp(name + len - 4, ".sum")) {
+        *sub = 1;
+        return TL_M_TENSOR;
+    }
+    return -1;
 }
 
 int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t errlen)
@@ -80,7 +85,11 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     }
     char line[LINE_LEN], last_id[64] = "";
     char *fields[MAX_FIELDS];
-    int id_col = -1, name_col = -1, value_col = -1, seen = 0;
+    int id_col = -1, kernel_col = -1, name_col = -1, value_col = -1;
+    unsigned seen = 0;
+    /* Tensor sub-pipes, per kernel, until we know whether the parent metric came too. */
+    double tensor_subs[TL_MAX_KERNELS + 1] = {0};
+    int tensor_parent = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] != '"')   /* the program's own output and ncu's ==PROF== lines */
@@ -89,6 +98,7 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
         if (name_col < 0) {   /* the header row names the columns */
             for (int i = 0; i < n; i++) {
                 if (!strcmp(fields[i], "ID")) id_col = i;
+                else if (!strcmp(fields[i], "Kernel Name")) kernel_col = i;
                 else if (!strcmp(fields[i], "Metric Name")) name_col = i;
                 else if (!strcmp(fields[i], "Metric Value")) value_col = i;
             }
@@ -96,31 +106,100 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
         }
         if (name_col >= n || value_col >= n)
             continue;
-        int bit = 0;
-        double *dest = slot(c, fields[name_col], &bit);
-        if (!dest)
+        int sub, m = metric_index(fields[name_col], &sub);
+        if (m < 0)
             continue;
-        *dest += parse_value(fields[value_col]);
-        seen |= bit;
+        double v = parse_value(fields[value_col]);
         if (id_col >= 0 && id_col < n && strcmp(fields[id_col], last_id) != 0) {
             snprintf(last_id, sizeof last_id, "%s", fields[id_col]);
             c->kernels++;
         }
+        /* The kernel: by name (its launches together), else by launch ID; past the table's end, the last row. */
+        const char *kname = kernel_col >= 0 && kernel_col < n ? fields[kernel_col]
+                            : id_col >= 0 && id_col < n ? fields[id_col] : "";
+        int k;
+        for (k = 0; k < c->nkernels && strcmp(c->kernel[k].name, kname); k++)
+            ;
+        if (k == c->nkernels) {
+            if (c->nkernels < TL_MAX_KERNELS)
+                snprintf(c->kernel[c->nkernels++].name, sizeof c->kernel[0].name, "%s", kname);
+            else
+                k = TL_MAX_KERNELS - 1, snprintf(c->kernel[k].name, sizeof c->kernel[k].name, "(other kernels)");
+        }
+        if (sub)
+            tensor_subs[k] += v;
+        else
+            c->kernel[k].m[m] += v, tensor_parent |= m == TL_M_TENSOR;
+        seen |= TL_BIT(m);
     }
     fclose(f);
     if (name_col < 0 || seen == 0) {
         snprintf(err, errlen, "ncu profiled no kernel (did the launch start one?)");
         return -1;
     }
-    enum { REQUIRED = 0xFF, BRANCHES = 0x300, FFMA = 0x400 };   /* the first 8 names; the 2 branch ones; FMAs */
-    c->has_branches = (seen & BRANCHES) == BRANCHES;
-    c->has_ffma = (seen & FFMA) != 0;
-    c->missing = 8 - __builtin_popcount((unsigned)seen & REQUIRED);
+    for (int k = 0; k < c->nkernels && !tensor_parent; k++)
+        c->kernel[k].m[TL_M_TENSOR] = tensor_subs[k];
+    double *sums[TL_NMETRICS] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
+                                 &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
+                                 &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,
+                                 &c->divergent_targets, &c->ffma, &c->tensor, &c->fadd, &c->fmul};
+    for (int m = 0; m < TL_NMETRICS; m++)
+        *sums[m] = tl_kernel_sum(c, -1, TL_BIT(m));
+    enum { REQUIRED = 0xFF };   /* the first 8 metrics */
+    unsigned branches = TL_BIT(TL_M_BRANCH_TARGETS) | TL_BIT(TL_M_DIVERGENT_TARGETS);
+    c->has_branches = (seen & branches) == branches;
+    c->has_ffma = (seen & TL_BIT(TL_M_FFMA)) != 0;
+    c->has_tensor = (seen & TL_BIT(TL_M_TENSOR)) != 0;
+    c->missing = 8 - __builtin_popcount(seen & REQUIRED);
     if (c->missing) {
         snprintf(err, errlen, "ncu did not report %d of the metrics on this GPU", c->missing);
         return -1;
     }
     return 0;
+}
+
+double tl_kernel_sum(const tl_counters *c, int k, unsigned mask)
+{
+    double s = 0;
+    for (int i = k < 0 ? 0 : k; i < (k < 0 ? c->nkernels : k + 1); i++)
+        for (int m = 0; m < TL_NMETRICS; m++)
+            if (mask & TL_BIT(m))
+                s += c->kernel[i].m[m];
+    return s;
+}
+
+/* "transpose_tiled(const float *, float *, int, int)" -> "transpose_tiled" */
+static void short_name(const char *name, char *out, size_t len)
+{
+    size_t n = strcspn(name, "(");
+    snprintf(out, len, "%.*s", (int)(n ? n : strlen(name)), name);
+}
+
+double tl_counters_weighted(const tl_counters *c, unsigned a, unsigned b, unsigned weight, const char *weight_name,
+                            char *judged, size_t len)
+{
+    double sum = 0, total = 0;
+    for (int k = 0; k < c->nkernels; k++)
+        if (tl_kernel_sum(c, k, b) > 0)
+            total += tl_kernel_sum(c, k, weight);
+    if (judged && len)
+        judged[0] = '\0';
+    if (total <= 0)
+        return tl_per_request(tl_kernel_sum(c, -1, a), tl_kernel_sum(c, -1, b));
+    for (int k = 0; k < c->nkernels; k++) {
+        double w = tl_kernel_sum(c, k, weight), bk = tl_kernel_sum(c, k, b);
+        if (bk <= 0 || w <= 0)
+            continue;
+        sum += w * tl_kernel_sum(c, k, a) / bk;
+        if (judged && len) {
+            char name[96];
+            short_name(c->kernel[k].name, name, sizeof name);
+            size_t used = strlen(judged);
+            snprintf(judged + used, len - used, "%s%s (%.0f %% of %s)", used ? ", " : "", name, 100 * w / total,
+                     weight_name);
+        }
+    }
+    return sum / total;
 }
 
 double tl_per_request(double a, double b)

@@ -20,10 +20,35 @@
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"          \
     "smsp__sass_branch_targets.sum,"                            \
     "smsp__sass_branch_targets_threads_divergent.sum,"          \
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"      \
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"      \
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
 
 /* A warp of 32 threads each touching one float moves 128 bytes: 4 sectors of 32. */
 #define TL_IDEAL_SECTORS_PER_REQUEST 4.0
+
+/* The metrics read, by index (tl_counter_metric): the first 8 are required. */
+enum {
+    TL_M_SHARED_LD_CONFLICTS, TL_M_SHARED_ST_CONFLICTS, TL_M_SHARED_LD_REQUESTS, TL_M_SHARED_ST_REQUESTS,
+    TL_M_GLOBAL_LD_SECTORS, TL_M_GLOBAL_LD_REQUESTS, TL_M_GLOBAL_ST_SECTORS, TL_M_GLOBAL_ST_REQUESTS,
+    TL_M_BRANCH_TARGETS, TL_M_DIVERGENT_TARGETS, TL_M_FFMA, TL_M_TENSOR, TL_M_FADD, TL_M_FMUL, TL_NMETRICS
+};
+#define TL_BIT(m) (1u << (m))
+/* What a kernel's work is, for weighting: the global bytes it moves (sectors), the arithmetic it does. */
+#define TL_WORK_BYTES (TL_BIT(TL_M_GLOBAL_LD_SECTORS) | TL_BIT(TL_M_GLOBAL_ST_SECTORS))
+#define TL_WORK_ARITHMETIC (TL_BIT(TL_M_FFMA) | TL_BIT(TL_M_FADD) | TL_BIT(TL_M_FMUL) | TL_BIT(TL_M_TENSOR))
+
+/* Tensor-pipe instructions: any metric named so counts (which exist depends
+ * on the GPU and ncu: grade asks ncu --query-metrics and passes those found).
+ * The parent metric, where reported, is used alone; else its sub-pipes summed. */
+#define TL_TENSOR_METRIC_PREFIX "smsp__inst_executed_pipe_tensor"
+
+/* One kernel (by ncu's "Kernel Name"; every launch of it summed). */
+enum { TL_MAX_KERNELS = 32 };
+typedef struct {
+    char name[160];
+    double m[TL_NMETRICS];
+} tl_kernel_counts;
 
 typedef struct {
     int kernels;                          /* profiled launches, summed below */
@@ -39,7 +64,15 @@ typedef struct {
      * zeros were skipped). Optional too (has_ffma). */
     double ffma;
     int has_ffma;
+    /* Tensor-pipe warp instructions (has_tensor: ncu reported such a metric). */
+    double tensor;
+    int has_tensor;
+    /* FP32 adds and multiplies the threads executed: arithmetic an FMA count does not see. */
+    double fadd, fmul;
     int missing;                          /* required metrics absent from the file */
+    /* Each kernel on its own, in the order first seen (judged per kernel: tl_counters_weighted). */
+    int nkernels;
+    tl_kernel_counts kernel[TL_MAX_KERNELS];
 } tl_counters;
 
 /* Sums every profiled kernel in ncu's --csv output. 0 on success; else -1
@@ -48,5 +81,20 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
 
 /* a / b, or 0 when b is 0 (no requests: nothing to be wrong about). */
 double tl_per_request(double a, double b);
+
+/*
+ * A ratio judged per kernel, weighted by the work each does, so that a
+ * kernel that does none of the lab's work cannot dilute (or decide) it:
+ * sum over kernels of w_k * (a_k / b_k), over sum of w_k, where a, b and w
+ * are masks of metrics (TL_BIT), summed within a kernel; kernels with no b
+ * or no weight do not count. When no kernel has both (nothing ran that the
+ * weight measures), the plain sums' ratio. `judged` (may be NULL) names the
+ * kernels that carried the weight, with their shares: "NAME (100 % of W)".
+ */
+double tl_counters_weighted(const tl_counters *c, unsigned a, unsigned b, unsigned weight, const char *weight_name,
+                            char *judged, size_t len);
+
+/* The sum of metrics `mask` over kernel k (k = -1: over every kernel). */
+double tl_kernel_sum(const tl_counters *c, int k, unsigned mask);
 
 #endif

@@ -41,15 +41,49 @@ if command -v flock >/dev/null 2>&1 && [ -r "$lock_file" ] && [ -r "$lock_file.t
     gpu_unlock() { flock -u 8; flock -u 9; }
 fi
 
+# ncu and compute-sanitizer take their log's path in TILELAB_WORKER_WRAP, one word a line, and
+# expand % in it: a run folder whose name holds a newline, a % or any other byte outside a tame
+# few is reached through a link of a tame name (in a folder grade removes at every exit).
+tool_out=$out_abs
+case $out_abs in *[!A-Za-z0-9_./+@,=:-]*)
+    { grade_tmp=$(mktemp -d /tmp/tilelab-grade.XXXXXX) && ln -s "$out_abs" "$grade_tmp/out" && tool_out=$grade_tmp/out; } ||
+        cannot_grade "not your file's fault: cannot link the run folder for ncu and compute-sanitizer in /tmp" ;;
+esac
+
 # ---- sanitize and count beside the hidden tests (neither times anything) --------
 gpu_lock shared
+# Tensor-pipe instructions count as arithmetic (skipping's evidence, per-kernel weights, and the
+# FP32 labs' refusal of tensor-core work). Which such metrics exist depends on the GPU and ncu:
+# ncu lists them; the parent metric alone where listed, else each sub-pipe (grader/counters.h sums them).
+tensor_metrics=
+if [ -n "$ncu" ] && [ -n "$count_tensor" ] && { [ -n "$counts" ] || [ -n "$dbuf_args" ]; }; then
+    tensor_metrics=$(timeout 60 "$ncu" --query-metrics 2>/dev/null | awk '
+        $1 == "smsp__inst_executed_pipe_tensor" { parent = 1 }
+        $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9]+$/ { subs = subs "," $1 ".sum" }
+        END { print parent ? ",smsp__inst_executed_pipe_tensor.sum" : subs }')
+fi
+counter_metrics=$counter_metrics$tensor_metrics
+# A counted worker may write files (ncu's injected library writes its own), but only beneath /tmp,
+# /var/tmp, /dev and its own folder (kit/sandbox.c's Landlock fence). So every file of a counted run
+# (ncu's CSV, its log, the worker's, the status) is written in a folder of this grade's beneath the
+# kit's build/ (else $XDG_RUNTIME_DIR), out of that fence's reach, and moved into the run folder
+# (which may lie in /tmp) only once every counted process is gone: no counted worker, of this grade
+# or another, can forge or change counts. Where neither lies outside the fence (or has a path tame
+# enough for ncu) the run folder serves, as before: the fence alone protects there.
+counts_private=   # grade removes it at every exit
+for base in "$PWD/build" "${XDG_RUNTIME_DIR:-}"; do
+    case $base in ''|/tmp/*|/var/tmp/*|/dev/*|*[!A-Za-z0-9_./+@,=:-]*) continue ;; esac
+    counts_private=$(mktemp -d "$base/tilelab-counts.XXXXXX" 2>/dev/null) && break
+    counts_private=
+done
+counts_dir=${counts_private:-$tool_out}
 ncu_run() {   # NAME METRICS WORKER CHECK-ARGS...: ncu around a worker (default the student's); NAME.csv, NAME.log
     # Only here may the worker write files (kit/sandbox.c): ncu's injected library writes its own.
     name=$1 metrics=$2 judge_worker=$3; shift 3
     TILELAB_WORKER_WRAP=$(printf '%s\n' "$ncu" --clock-control none --profile-from-start off --csv \
-        --log-file "$out_abs/$name.csv" --metrics "$metrics") \
-    TILELAB_WORKER_ALLOW_FILES=1 TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$name.worker.log" \
-        judge timeout "$ncu_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$out/$name.log" 2>&1
+        --log-file "$counts_dir/$name.csv" --metrics "$metrics") \
+    TILELAB_WORKER_ALLOW_FILES=1 TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$counts_dir/$name.worker.log" \
+        judge timeout "$ncu_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$counts_dir/$name.log" 2>&1
     set -- $?; judge_worker=; return $1
 }
 count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.status
@@ -58,11 +92,11 @@ count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.s
     set -- $? "$@"
     # One more try when ncu could not set the kernel up (seen on an H100 beside other grades'
     # tests); counters count work, so a second run reads the same numbers.
-    if [ $1 != 0 ] && [ ! -e "$out/$name.first-try.csv" ] &&
-       grep -q -e "Failed to prepare kernel for profiling" -e "Unknown Error on device" "$out/$name.csv" 2>/dev/null; then
-        cp "$out/$name.csv" "$out/$name.first-try.csv"; shift; count "$name" "$@"; return
+    if [ $1 != 0 ] && [ ! -e "$counts_dir/$name.first-try.csv" ] &&
+       grep -q -e "Failed to prepare kernel for profiling" -e "Unknown Error on device" "$counts_dir/$name.csv" 2>/dev/null; then
+        cp "$counts_dir/$name.csv" "$counts_dir/$name.first-try.csv"; shift; count "$name" "$@"; return
     fi
-    echo $1 >"$out/$name.status"
+    echo $1 >"$counts_dir/$name.status"
 }
 # The plan's counts, then (lab 7) the kit's contrast kernel counted the same way, for no points.
 [ -z "$counts" ] || ( ncu_lock; each "$counts" count
@@ -71,7 +105,7 @@ count() {   # NAME CHECK-ARGS...: the student's launch at a plan's shape; NAME.s
 sanitize() {   # TOOL LOG-NAME CHECK-ARGS...: the sanitizer around the worker, in a checked run
     tool=$1 log=$2; shift 2
     TILELAB_WORKER_WRAP=$(printf '%s\n' "$sanitizer" --tool "$tool" --error-exitcode 86 --report-api-errors no \
-        --log-file "$out_abs/$log.log") TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$log.worker.log" \
+        --log-file "$tool_out/$log.log") TILELAB_KERNEL_TIMEOUT_S=$tool_kernel_timeout_s TILELAB_WORKER_LOG="$out_abs/$log.worker.log" \
         judge timeout "$sanitizer_timeout_s" "$kit/judge/check-$kind" "$@" --no-time >"$out/$log.check.log" 2>&1
     echo $? >"$out/$log.status"
 }
@@ -95,7 +129,7 @@ if [ -n "$sanitizer" ]; then   # they run even when tests fail: a race is the be
     step "$sanitize_title"
     # The double-buffered unit's kernels, named by ncu: its structure is judged on what it ran.
     [ -z "$dbuf_args" ] || ( ncu_lock
-        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic '' $dbuf_args"; ncu_unlock ) &
+        eval "ncu_run \"kernels-\$dbuf_unit\" launch__shared_mem_per_block_dynamic,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\$tensor_metrics '' $dbuf_args"; ncu_unlock ) &
     for tool in $tools; do
         if [ -n "$units" ]; then sanitize_units "$tool" & else eval "sanitize \"\$tool\" \"\$tool\" $sanitize_args" & fi
     done
@@ -109,6 +143,11 @@ TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/
 tests_status=$?; echo $tests_status >"$out/tests.status"
 mark "hidden tests done"
 wait   # the sanitizers, counters and the baseline's build finish before anything is timed
+# Every counted process is gone: the counts join the run folder, where the report reads them.
+if [ -n "$counts_private" ]; then
+    for f in "$counts_private"/*; do [ ! -e "$f" ] || mv -f "$f" "$out/"; done
+    rm -rf "$counts_private"; counts_private=
+fi
 mark "sanitizers and counters done"
 gpu_unlock
 

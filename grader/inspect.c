@@ -20,7 +20,9 @@
  *                    imports besides the lab file (mk/kit.mk writes it from the link).
  *   --source-includes FILE  before the build: no #include of the file names a device file
  *                    (/dev/zero), a /proc or /sys file, a folder or another non-regular file
- *                    (includes:); only stat() is called on them.
+ *                    (includes:), or a file outside the file's own folder, the --public ones,
+ *                    the toolkit's and the system's (a compiler error would quote it); only
+ *                    stat() and realpath() are called on them.
  *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
  *                    CUTLASS, ... compiled into it, and no device-side call but printf and
  *                    assert (ptx:).
@@ -1094,6 +1096,134 @@ static void check_deps(const char *deps_path, const list *sources, const list *p
     free(sources_real.items), free(text);
 }
 
+/* ---- where an #include may lead ---------------------------------------------
+ * A lab file may include from its own folder, the kit's public headers, the
+ * CUDA toolkit and the system. Any other file a literal #include reaches (a
+ * "../" climb, an absolute path, a link planted in the file's folder) is
+ * refused by name before the compiler opens it: the compiler would quote its
+ * contents in an error, which the student sees (a board's secret, another
+ * student's file). */
+
+/* PATH made absolute against the current folder, "." and ".." taken by name. */
+static void lexical(const char *path, char *out, size_t size)
+{
+    char joined[2 * PATH_MAX + 2], cwd[PATH_MAX] = "";
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
+    snprintf(joined, sizeof joined, "%s/%s", cwd, path);
+    size_t used = 0;
+    out[0] = '\0';
+    for (char *save = NULL, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(part, "."))
+            continue;
+        if (!strcmp(part, "..")) {
+            while (used > 0 && out[--used] != '/')
+                ;
+            out[used] = '\0';
+            continue;
+        }
+        used += (size_t)snprintf(out + used, size - used, "/%s", part);
+        if (used >= size)
+            used = size - 1;
+    }
+    if (!out[0])
+        snprintf(out, size, "/");
+}
+
+/* The folders an #include may reach (resolved): the toolkit's, the system's, the kit's public headers'. */
+static void include_roots(list *roots, const char *cuda_home, const list *publics)
+{
+    static const char *const patterns[] = {"%s/include", "%s/targets/*/include"};
+    char pattern[PATH_MAX];
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+        snprintf(pattern, sizeof pattern, patterns[i], cuda_home);
+        glob_t g;
+        if (glob(pattern, 0, NULL, &g) == 0) {
+            for (size_t k = 0; k < g.gl_pathc; k++) {
+                char *real = realpath(g.gl_pathv[k], NULL);
+                if (real)
+                    list_add(roots, real);
+            }
+            globfree(&g);
+        }
+    }
+    static const char *const system[] = {"/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+    for (size_t i = 0; i < sizeof system / sizeof *system; i++) {
+        char *real = realpath(system[i], NULL);
+        if (real)
+            list_add(roots, real);
+    }
+    for (size_t i = 0; i < publics->n; i++) {
+        char path[PATH_MAX];
+        lexical(publics->items[i], path, sizeof path);
+        char *copy = strdup(path);
+        if (copy)
+            list_add(roots, copy);
+    }
+}
+
+/* Folders the preprocessor searches for <NAME> (and for "NAME" after the file's own). */
+static const char *const search_patterns[] = {"/usr/include", "/usr/local/include", "/usr/include/*-linux-gnu",
+                                              "/usr/include/c++/*", "/usr/include/*-linux-gnu/c++/*",
+                                              "/usr/lib/gcc/*/*/include"};
+
+/* Whether CANDIDATE, where it exists, stays inside FOLDER (when given) or one of ROOTS. */
+static int stays_inside(const char *candidate, const char *folder, const list *roots)
+{
+    char norm[PATH_MAX];
+    lexical(candidate, norm, sizeof norm);
+    const char *paths[] = {candidate, norm};
+    for (int i = 0; i < 2; i++) {
+        char *real = realpath(paths[i], NULL);
+        if (!real)
+            continue;   /* not there: the compiler says so, with the name alone */
+        int inside = folder && under(real, folder);
+        for (size_t k = 0; !inside && k < roots->n; k++)
+            inside = !strcmp(real, roots->items[k]) || under(real, roots->items[k]);
+        free(real);
+        if (!inside)
+            return 0;
+    }
+    return 1;
+}
+
+/* Why the #include of NAME (quoted: searched from DIR first) is refused, or NULL. */
+static const char *include_escapes(const char *name, int quoted, const char *dir, const list *roots)
+{
+    static const char why[] = "outside the folders a lab file may include from (its own, the CUDA "
+                              "toolkit's and the system's)";
+    char candidate[2 * PATH_MAX + 2];
+    if (name[0] == '/')
+        return stays_inside(name, NULL, roots) ? NULL : why;
+    if (quoted) {
+        char *folder = realpath(dir, NULL);
+        snprintf(candidate, sizeof candidate, "%s/%s", dir, name);
+        int inside = stays_inside(candidate, folder, roots);
+        free(folder);
+        if (!inside)
+            return why;
+    }
+    for (size_t k = 0; k < roots->n; k++) {
+        snprintf(candidate, sizeof candidate, "%s/%s", roots->items[k], name);
+        if (!stays_inside(candidate, NULL, roots))
+            return why;
+    }
+    for (size_t i = 0; i < sizeof search_patterns / sizeof *search_patterns; i++) {
+        glob_t g;
+        if (glob(search_patterns[i], 0, NULL, &g) != 0)
+            continue;
+        int inside = 1;
+        for (size_t k = 0; inside && k < g.gl_pathc; k++) {
+            snprintf(candidate, sizeof candidate, "%s/%s", g.gl_pathv[k], name);
+            inside = stays_inside(candidate, NULL, roots);
+        }
+        globfree(&g);
+        if (!inside)
+            return why;
+    }
+    return NULL;
+}
+
 /* ---- check 0, before the build: what the source names as an #include ------- */
 
 /* Whether `path` is one the compiler may open: a regular file outside /dev,
@@ -1151,8 +1281,10 @@ static void blank_comments(char *p)
  * and comments between the words are read as the preprocessor reads them),
  * each quoted or angled path checked before the build opens it; `#include
  * MACRO` is the build's limits' to bound. */
-static void check_source_includes(const char *src)
+static void check_source_includes(const char *src, const char *cuda_home, const list *publics)
 {
+    list roots = {0};
+    include_roots(&roots, cuda_home, publics);
     size_t len;
     char *text = read_whole(src, "the source file", &len);
     if (!strncmp(text, "\xEF\xBB\xBF", 3))
@@ -1196,12 +1328,19 @@ static void check_source_includes(const char *src)
                     else
                         snprintf(path, sizeof path, "%s%s", dir, name);
                     const char *why = close == '>' && name[0] != '/' ? NULL : include_refused(path);
-                    if (why && !list_has(&seen, name)) {
+                    const char *escapes = why ? NULL : include_escapes(name, close == '"', dir, &roots);
+                    if ((why || escapes) && !list_has(&seen, name)) {
                         char *copy = strdup(name);
                         if (!copy)
                             cannot_run("out of memory");
                         list_add(&seen, copy);
-                        finding("includes", copy,
+                        if (escapes)
+                            finding("includes", copy,
+                                    "your file includes %s, which is %s: a compiler error would show what it holds. "
+                                    "Next: remove that #include; only tilelab.h and the CUDA and system headers are "
+                                    "allowed.", copy, escapes);
+                        else
+                            finding("includes", copy,
                                 "your file includes %s, which is %s: the compiler cannot read it as one (a device "
                                 "file has no end). Next: remove that #include; only tilelab.h and the CUDA and "
                                 "system headers are allowed.", copy, why);
@@ -1211,6 +1350,9 @@ static void check_source_includes(const char *src)
         }
         line = end ? end + 1 : NULL;
     }
+    for (size_t i = 0; i < roots.n; i++)
+        free((char *)roots.items[i]);
+    free(roots.items);
     for (size_t i = 0; i < seen.n; i++)
         free((char *)seen.items[i]);
     free(seen.items);
@@ -1467,7 +1609,7 @@ int main(int argc, char **argv)
         cannot_run("out of memory");
     /* Causes first: an included file or a library explains the calls it brings. */
     if (source_includes)
-        check_source_includes(source_includes);
+        check_source_includes(source_includes, cuda_home, &public_paths);
     if (deps)
         check_deps(deps, &sources, &public_paths, cuda_home, &extra_system);
     if (ptx)

@@ -17,7 +17,8 @@
  *
  * The plan is shell assignments on stdout, every value single-quoted here,
  * so ./grade sources it without parsing. A step list holds one step a line,
- * its arguments shell-quoted words. The same file in the run folder
+ * its arguments shell-quoted words; the run folder in it is "$out", for the
+ * shell to expand: no byte of a folder's name can split a step. The same file in the run folder
  * (plan.sh) is what build/tools/report --run reads back (report_run.c).
  * Exit 0; 1 with the reason on stderr (the assignments made so far are
  * still printed: the report names what was known); 2 on bad usage.
@@ -58,6 +59,14 @@ static void add(buffer *b, const char *fmt, ...)
             b->used = sizeof b->text;
     }
     va_end(ap);
+}
+
+/* Shell text added as it is, not quoted: a reference such as "$out"/NAME, which the shell that
+ * runs a step list expands. A path never enters a step list: a list is split on newlines, and a
+ * newline is a byte a folder's name may hold. */
+static void add_raw(buffer *b, const char *text)
+{
+    add(b, "%s%s", b->used && b->text[b->used - 1] != '\n' ? " " : "", text);
 }
 
 /* One word, shell-quoted where it needs it: '...' with each ' as '\''. */
@@ -320,6 +329,8 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
         ncu[0] = '\0';
     assign("ncu", ncu);
     assign("counter_metrics", TL_COUNTER_METRICS);
+    /* Tensor-pipe instructions are counted where arithmetic is judged: an FP32 lab's, and skipping's evidence. */
+    assign("count_tensor", !strcmp(r->arithmetic, "fp32") || r->ffma_ratio_max > 0 ? "1" : "");
     assign("counters_missing", "");
     assign("contrast_worker", "");
     assign("contrast_args", "");
@@ -448,7 +459,7 @@ static void gpu_steps(const tl_rubric *r, const char *seed, const char *kit, con
 }
 
 /* CPU mode's steps: its checks stand in for the sanitizers and ncu. */
-static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
+static void cpu_steps(const tl_rubric *r, const char *seed)
 {
     char shape[64] = "", title[512], path[1024];
     buffer checks = {.used = 0};
@@ -462,8 +473,11 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
         snprintf(path, sizeof path, "cpu-check-%s.log", unit->name);
         add_word(&checks, path);
         add_word(&checks, "--json");
-        snprintf(path, sizeof path, "%s/cpu-check-%s.json", out, unit->name);
-        add_word(&checks, path);
+        buffer name = {.used = 0};
+        snprintf(path, sizeof path, "cpu-check-%s.json", unit->name);
+        add_word(&name, path);
+        add_raw(&checks, "\"$out\"/");
+        add(&checks, "%s", name.text);
         add_word(&checks, "--unit");
         add_word(&checks, unit->name);
         add_word(&checks, strchr(unit->sanitizer_shape, 'x') ? "--mnk" : "--n");
@@ -476,8 +490,7 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
         char list[64];
         add_word(&checks, "cpu-check.log");
         add_word(&checks, "--json");
-        snprintf(path, sizeof path, "%s/cpu-check.json", out);
-        add_word(&checks, path);
+        add_raw(&checks, "\"$out\"/cpu-check.json");
         snprintf(list, sizeof list, "%s", r->sanitizer_shape);
         for (char *save = NULL, *s = strtok_r(list, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
             add_word(&checks, kind_of(r)->cpu_shape_option);   /* --mnk: MxKxN */
@@ -487,8 +500,7 @@ static void cpu_steps(const tl_rubric *r, const char *seed, const char *out)
             add_word(&checks, "--counters");
             add_word(&checks, shape);
             add_word(&checks, "--ncu-csv");
-            snprintf(path, sizeof path, "%s/counters.csv", out);
-            add_word(&checks, path);
+            add_raw(&checks, "\"$out\"/counters.csv");
         } else
             add_word(&checks, "--no-counters");
         add(&checks, "\n");
@@ -513,6 +525,7 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
 {
     static tl_rubric r;
     char path[512];
+    (void)out;   /* the step lists name it "$out" (add_raw): the shell running them holds it */
     if (load(lab, &r, path, sizeof path) != 0)
         return 1;
     assign("lab", lab);
@@ -523,6 +536,7 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
     assign("build_src", build_src);
     snprintf(ptx, sizeof ptx, "%s/src/%s", bin, strrchr(build_src, '/') ? strrchr(build_src, '/') + 1 : build_src);
     assign("student_copy", ptx);
+    assign("cuda_home", cuda_home);   /* whose headers a compiler message may quote (report_run.c) */
     buffer names = {.used = 0}, suites = {.used = 0};
     for (int u = 0; u < r.nunits; u++)
         add(&names, "%s%s", u ? " " : "", r.units[u].name);
@@ -540,7 +554,7 @@ static int steps(const char *lab, const char *seed, const char *kit, const char 
     assign_number("test_timeout_s", r.test_timeout_s);
     baseline(&r, baseline_src);
     gpu_steps(&r, seed, kit, cuda_home);
-    cpu_steps(&r, seed, out);
+    cpu_steps(&r, seed);
     return 0;
 }
 

@@ -1294,8 +1294,19 @@ static long bytes_with_unit(const char *value, const char *unit)
 
 int ptx_ncu_kernels(const char *csv_path, char ***names, long **dynamic_bytes, char *err, size_t errlen)
 {
+    return ptx_ncu_kernels_work(csv_path, names, dynamic_bytes, NULL, NULL, err, errlen);
+}
+
+int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_bytes, double **ffma, double **tensor,
+                         char *err, size_t errlen)
+{
     *names = NULL;
     *dynamic_bytes = NULL;
+    if (ffma)
+        *ffma = NULL;
+    if (tensor)
+        *tensor = NULL;
+    int tensor_parent = 0;   /* the parent tensor metric, where reported, stands alone (as counters.c reads it) */
     FILE *f = fopen(csv_path, "r");
     if (!f) {
         say(err, errlen, "cannot read ncu's CSV %s: %s", csv_path, strerror(errno));
@@ -1330,8 +1341,41 @@ int ptx_ncu_kernels(const char *csv_path, char ***names, long **dynamic_bytes, c
         if (k == n) {
             *names = xrealloc(*names, (size_t)(n + 1) * sizeof **names);
             *dynamic_bytes = xrealloc(*dynamic_bytes, (size_t)(n + 1) * sizeof **dynamic_bytes);
+            if (ffma)
+                *ffma = xrealloc(*ffma, (size_t)(n + 1) * sizeof **ffma), (*ffma)[n] = -1;
+            if (tensor)
+                *tensor = xrealloc(*tensor, (size_t)(n + 1) * sizeof **tensor), (*tensor)[n] = -1;
             (*names)[n] = xstrndup(fields[col_kernel], strlen(fields[col_kernel]));
             (*dynamic_bytes)[n++] = -1;
+        }
+        /* The arithmetic each kernel did: FP32 FMAs, adds and multiplies (together), and
+         * tensor-pipe instructions, every launch summed. */
+        if (col_metric >= 0 && col_value >= 0 && col_metric < nf && col_value < nf) {
+            const char *metric = fields[col_metric];
+            size_t prefix = strlen("smsp__inst_executed_pipe_tensor"), ml = strlen(metric);
+            int is_ffma = !strcmp(metric, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") ||
+                          !strcmp(metric, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") ||
+                          !strcmp(metric, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum");
+            int is_parent = !strcmp(metric, "smsp__inst_executed_pipe_tensor.sum");
+            int is_sub = !strncmp(metric, "smsp__inst_executed_pipe_tensor_", prefix + 1) && ml > 4 &&
+                         !strcmp(metric + ml - 4, ".sum");
+            double *into = is_ffma && ffma ? &(*ffma)[k] : (is_parent || is_sub) && tensor ? &(*tensor)[k] : NULL;
+            if (into) {
+                if (is_parent && !tensor_parent) {   /* drop the sub-pipes summed so far */
+                    tensor_parent = 1;
+                    for (int i = 0; i < n; i++)
+                        (*tensor)[i] = -1;
+                }
+                if (!(is_sub && tensor_parent)) {
+                    char digits[64];
+                    size_t d = 0;
+                    for (const char *v = fields[col_value]; *v && d + 1 < sizeof digits; v++)
+                        if (*v != ',')
+                            digits[d++] = *v;
+                    digits[d] = '\0';
+                    *into = (*into < 0 ? 0 : *into) + strtod(digits, NULL);
+                }
+            }
         }
         if (col_metric >= 0 && col_value >= 0 && col_metric < nf && col_value < nf &&
             !strcmp(fields[col_metric], "launch__shared_mem_per_block_dynamic")) {

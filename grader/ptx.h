@@ -177,6 +177,12 @@ ptx_dbuf_verdict ptx_double_buffered(const ptx_kernel_stats *s, long tile_bytes,
  * its launch__shared_mem_per_block_dynamic in bytes when the CSV has that
  * metric (else -1). Returns the count (>= 0), or -1 with the reason in err. */
 int ptx_ncu_kernels(const char *csv_path, char ***names, long **dynamic_bytes, char *err, size_t errlen);
+/* The same, and for each kernel the FP32 FMAs, adds and multiplies together
+ * (smsp__sass_thread_inst_executed_op_{ffma,fadd,fmul}_pred_on.sum)
+ * and tensor-pipe instructions (smsp__inst_executed_pipe_tensor*.sum) it executed, every launch
+ * summed, or -1 where the CSV has no such metric. ffma or tensor may be NULL. */
+int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_bytes, double **ffma, double **tensor,
+                         char *err, size_t errlen);
 
 /* ---- accesses per source line, as nvcc compiles them (CPU mode's widths) ------
  *

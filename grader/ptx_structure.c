@@ -135,7 +135,8 @@ int main(int argc, char **argv)
     const char *ptx_path = NULL, *ncu_csv = NULL;
     const char **asked = calloc((size_t)argc + 1, sizeof *asked);
     long *asked_dyn = calloc((size_t)argc + 1, sizeof *asked_dyn);
-    int n_asked = 0, dbuf = 0, json = 0;
+    double *asked_work = NULL, *asked_tensor = NULL;   /* from --ncu-csv: each kernel's arithmetic */
+    int n_asked = 0, dbuf = 0, json = 0, work_known = 0, fp32 = 0;
     long tile_bytes = PTX_LAB5_TILE_BYTES, dynamic_bytes = -1;
     if (!asked || !asked_dyn)
         return 2;
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--double-buffered"))
             dbuf = 1;
+        else if (!strcmp(a, "--fp32"))
+            fp32 = 1;
         else if (!strcmp(a, "--json"))
             json = 1;
         else if (!strcmp(a, "--ptx") && has_value)
@@ -184,9 +187,10 @@ int main(int argc, char **argv)
 
     char **ncu_names = NULL;
     long *ncu_dyn = NULL;
+    double *ncu_ffma = NULL, *ncu_tensor = NULL;
     int n_ncu = 0;
     if (ncu_csv) {
-        n_ncu = ptx_ncu_kernels(ncu_csv, &ncu_names, &ncu_dyn, err, sizeof err);
+        n_ncu = ptx_ncu_kernels_work(ncu_csv, &ncu_names, &ncu_dyn, &ncu_ffma, &ncu_tensor, err, sizeof err);
         if (n_ncu < 0) {
             fprintf(stderr, "ptx-structure: %s\n", err);
             return 2;
@@ -198,8 +202,17 @@ int main(int argc, char **argv)
         }
         asked = realloc(asked, (size_t)(n_asked + n_ncu + 1) * sizeof *asked);
         asked_dyn = realloc(asked_dyn, (size_t)(n_asked + n_ncu + 1) * sizeof *asked_dyn);
+        asked_work = calloc((size_t)(n_asked + n_ncu + 1), sizeof *asked_work);
+        asked_tensor = calloc((size_t)(n_asked + n_ncu + 1), sizeof *asked_tensor);
         for (int i = 0; i < n_ncu; i++) {
             asked_dyn[n_asked] = ncu_dyn[i];
+            /* A kernel's arithmetic: FP32 FMAs, adds and multiplies, and a tensor-pipe instruction
+             * as the FMAs of its smallest shape (m16n8k4: 512); -1 when the CSV counted neither. */
+            asked_tensor[n_asked] = ncu_tensor[i] > 0 ? ncu_tensor[i] : 0;
+            asked_work[n_asked] = ncu_ffma[i] < 0 && ncu_tensor[i] < 0 ? -1
+                                  : (ncu_ffma[i] > 0 ? ncu_ffma[i] : 0) + 512 * asked_tensor[n_asked];
+            if (asked_work[n_asked] >= 0)
+                work_known = 1;
             asked[n_asked++] = ncu_names[i];
         }
     }
@@ -209,6 +222,8 @@ int main(int argc, char **argv)
     ptx_kernel_stats *stats = calloc((size_t)m.n_funcs + 1, sizeof *stats);
     const char **stats_asked = calloc((size_t)m.n_funcs + 1, sizeof *stats_asked);
     long *stats_dyn = calloc((size_t)m.n_funcs + 1, sizeof *stats_dyn);
+    double *stats_work = calloc((size_t)m.n_funcs + 1, sizeof *stats_work);
+    double *stats_tensor = calloc((size_t)m.n_funcs + 1, sizeof *stats_tensor);
     int n = 0, unmatched = 0;
     char notes[4096] = "";
     if (all_entries) {
@@ -229,6 +244,10 @@ int main(int argc, char **argv)
             int k;
             for (k = 0; k < n && stats[k].fn != f; k++)
                 ;
+            if (work_known) {   /* one kernel under several names (launches): its work together */
+                stats_work[k] += asked_work[i] > 0 ? asked_work[i] : 0;
+                stats_tensor[k] += asked_tensor[i];
+            }
             if (k < n)
                 continue;
             stats_asked[n] = asked[i];
@@ -250,16 +269,48 @@ int main(int argc, char **argv)
     char structure_why[1024];
     int structure = ptx_uses_shared_and_barrier(stats, n, structure_why, sizeof structure_why);
 
-    /* Double buffering: the best verdict over the kernels; the reason of a
-     * kernel that has a K-loop is the telling one when none passes. */
+    /* Double buffering. Where ncu counted each kernel's arithmetic, the verdict
+     * is the worst over the kernels that do the product (each with at least
+     * 1/8 of the FP32 arithmetic): a double-buffered kernel that does none of the work
+     * earns nothing. Else (no counts: CPU mode, ncu missing) the best verdict
+     * over the kernels; the reason of a kernel that has a K-loop is the
+     * telling one when none passes. */
+    double total_work = 0;
+    for (int i = 0; i < n; i++)
+        total_work += stats_work[i];
+    int by_work = work_known && total_work > 0;
+    char work_note[1024] = "";
     ptx_dbuf_verdict best = PTX_DBUF_NO;
-    char best_why[1024] = "", why[1024];
+    char best_why[2048] = "", why[1024];
     ptx_dbuf_verdict *verdicts = calloc((size_t)n, sizeof *verdicts);
     char (*whys)[1024] = calloc((size_t)n, sizeof *whys);
-    int best_progress = -1;
+    int best_progress = -1, worst_seen = 0;
     for (int i = 0; dbuf && i < n; i++) {
         verdicts[i] = ptx_double_buffered(&stats[i], tile_bytes, stats_dyn[i], why, sizeof why);
         snprintf(whys[i], sizeof whys[i], "%s", why);
+        if (by_work) {
+            char name[256];
+            ptx_display_name(stats[i].fn, name, sizeof name);
+            if (stats_work[i] * 8 < total_work)
+                continue;   /* not the product's kernel: neither earns nor loses */
+            if (fp32 && stats_tensor[i] > 0) {
+                verdicts[i] = PTX_DBUF_NO;
+                snprintf(whys[i], sizeof whys[i], "%s executed %.0f tensor-pipe instructions: this part is FP32 "
+                         "arithmetic on the CUDA cores, not tensor cores", name, stats_tensor[i]);
+                snprintf(why, sizeof why, "%s", whys[i]);
+            }
+            size_t used = strlen(work_note);
+            snprintf(work_note + used, sizeof work_note - used, "%s%s (%.0f %% of the arithmetic)", used ? ", " : "", name,
+                     100 * stats_work[i] / total_work);
+            int rank = verdicts[i] == PTX_DBUF_YES ? 2 : verdicts[i] == PTX_DBUF_UNVERIFIED ? 1 : 0;
+            int best_rank = best == PTX_DBUF_YES ? 2 : best == PTX_DBUF_UNVERIFIED ? 1 : 0;
+            if (!worst_seen || rank < best_rank) {
+                best = verdicts[i];
+                snprintf(best_why, sizeof best_why, "%s", why);
+            }
+            worst_seen = 1;
+            continue;
+        }
         /* Of kernels that fail, the one that came closest: a K-loop, then one
          * barrier per K-step (lab 5 has three more kernels with loops). */
         int progress = (verdicts[i] == PTX_DBUF_YES ? 20 : verdicts[i] == PTX_DBUF_UNVERIFIED ? 10 : 0) +
@@ -269,6 +320,11 @@ int main(int argc, char **argv)
             best_progress = progress;
             snprintf(best_why, sizeof best_why, "%s", why);
         }
+    }
+    if (by_work && dbuf && work_note[0]) {   /* say which kernels were judged, and why those */
+        char judged[2048];
+        snprintf(judged, sizeof judged, "%s [judged on the kernels that do the product: %s]", best_why, work_note);
+        snprintf(best_why, sizeof best_why, "%s", judged);
     }
     int met = dbuf ? best != PTX_DBUF_NO : structure;
     const char *scope = all_entries ? "every kernel in the file (no kernel named: which ran is not known, "

@@ -134,6 +134,8 @@ typedef struct {
     double ld_conflicts, st_conflicts;    /* per shared request */
     double ld_sectors, st_sectors;        /* per global request */
     double ld_requests, st_requests, ideal_requests;
+    double ld_ideal, st_ideal;            /* lab 6: sectors per request the bytes need */
+    int rows, cols;                       /* lab 6: the counted shape of in (0: unknown) */
 } counter_reading;
 /* The hints the counters call for. */
 void explain_counters(char *out, size_t len, const counter_reading *c);

@@ -306,15 +306,20 @@ static void cpu_counters(options *o)
 /* ---- the structure, from the PTX (ptx_structure.c, run in a child) ------------ */
 
 /* ptx-structure ARGS... with its output in LOG, as the tool would write it; its exit status. */
+/* The rubric's arithmetic is FP32 (read_run): tensor-pipe work the counts show is refused. */
+static int fp32_arithmetic;
+
 static int ptx_structure(const char *log, const char *ncu_csv, int dbuf)
 {
-    char *argv[8];
+    char *argv[9];
     int argc = 0;
     argv[argc++] = "ptx-structure";
     argv[argc++] = "--ptx";
     argv[argc++] = (char *)planned("ptx");
     if (dbuf)
         argv[argc++] = "--double-buffered";
+    if (dbuf && fp32_arithmetic)
+        argv[argc++] = "--fp32";
     if (ncu_csv) {
         argv[argc++] = "--ncu-csv";
         argv[argc++] = (char *)ncu_csv;
@@ -343,10 +348,14 @@ static int ptx_structure(const char *log, const char *ncu_csv, int dbuf)
 /* The text after `prefix` on the log's line that opens with it; "" when none. */
 static void after_prefix(const char *log, const char *prefix, char *out, size_t size)
 {
-    char line[1024];
+    char line[4096];
     out[0] = '\0';
-    if (first_line(log, starts_with, prefix, line, sizeof line))
-        snprintf(out, size, "%s", line + strlen(prefix));
+    if (first_line(log, starts_with, prefix, line, sizeof line)) {
+        const char *text = line + strlen(prefix);
+        size_t n = strlen(text) < size ? strlen(text) : size - 1;
+        memcpy(out, text, n);
+        out[n] = '\0';
+    }
 }
 
 static int kernel_line(const char *line, const void *unused)
@@ -360,7 +369,7 @@ static int kernel_line(const char *line, const void *unused)
  * (an unlaunched kernel then counts too). */
 static void structure(options *o, int cpu)
 {
-    static char counts[1024], note[2048], dbuf[2048];
+    static char counts[1024], note[2048], dbuf[3072];
     if (planned("require")[0]) {
         int judged = 0;
         if (!cpu && o->counters)
@@ -398,7 +407,7 @@ static void structure(options *o, int cpu)
     const char *unit = planned(cpu ? "cpu_dbuf_unit" : "dbuf_unit");
     if (!unit[0])
         return;
-    char csv[128], verdict[1024];
+    char csv[128], verdict[2048];
     snprintf(csv, sizeof csv, "kernels-%s.csv", unit);
     int judged = 0;
     if (!cpu && not_empty(csv)) {
@@ -536,6 +545,7 @@ int read_run(options *o, const tl_rubric *r)
     char status[32];
     run_dir = o->run;
     read_plan(run_dir);
+    fp32_arithmetic = !strcmp(r->arithmetic, "fp32");
     if (o->cpu_mode && cpu_run(o) != 0)
         return -1;   /* could not grade: o->problem, and nothing else */
     if (exists("device.json"))
@@ -579,6 +589,121 @@ static void renamed(const char *text, const char *from, const char *to, char *ou
     }
 }
 
+/* ---- a compile error shows the student's own file only ---------------------
+ * A message the compiler gives about another file quotes that file (its line,
+ * the words it could not parse): an #include the check before the build could
+ * not see (`#include MACRO`) would show a file that is not the student's. Each
+ * message of build.log is kept when its place is the student's file (as the
+ * student named it, the grader's copy, the link it is built through), the
+ * file's own folder, the kit's public headers, the toolkit's or the system's
+ * headers; any other place's message and the lines quoted under it are cut,
+ * its file named. */
+
+static int inside(const char *real, const char *folder)
+{
+    size_t n = strlen(folder);
+    return n && !strncmp(real, folder, n) && (real[n] == '/' || real[n] == '\0' || folder[n - 1] == '/');
+}
+
+/* The folder of PATH, resolved (NULL when it cannot be). */
+static char *real_folder(const char *path)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    char *slash = strrchr(copy, '/');
+    if (slash)
+        *slash = '\0';
+    return realpath(slash ? (copy[0] ? copy : "/") : ".", NULL);
+}
+
+/* Whether the file at PLACE may be quoted to the student. */
+static int quotable(const char *place, const char *const names[], int nnames)
+{
+    for (int i = 0; i < nnames; i++)
+        if (names[i][0] && !strcmp(place, names[i]))
+            return 1;
+    char *real = realpath(place, NULL);
+    if (!real)
+        return 1;   /* not a file: a word of the message, not a place */
+    int ok = 0;
+    char cuda[4096], *folder;
+    for (int i = 0; i < nnames && !ok; i++)
+        if (names[i][0] && (folder = real_folder(names[i]))) {
+            ok = inside(real, folder);
+            free(folder);
+        }
+    const char *copy = planned("student_copy");
+    if (!ok && copy[0] && (folder = real_folder(copy))) {   /* BIN/src: its folder's public/ beside it */
+        char pub[4200];
+        snprintf(pub, sizeof pub, "%s/../public", folder);
+        free(folder);
+        char *p = realpath(pub, NULL);
+        ok = p && inside(real, p);
+        free(p);
+    }
+    snprintf(cuda, sizeof cuda, "%s", planned("cuda_home"));
+    char *cuda_real = cuda[0] ? realpath(cuda, NULL) : NULL;
+    if (!ok && cuda_real)
+        ok = inside(real, cuda_real);
+    free(cuda_real);
+    static const char *const system[] = {"/usr/include", "/usr/lib/gcc", "/usr/local/include", "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof system / sizeof *system && !ok; i++) {
+        char *s = realpath(system[i], NULL);
+        ok = s && inside(real, s);
+        free(s);
+    }
+    free(real);
+    return ok;
+}
+
+/* The file a compiler message is about: LINE starts with it, then ":N" or "(N)" (gcc's
+ * "FILE:N:M: error", nvcc's "FILE(N): error", "In file included from FILE:N"); "" when none. */
+static void place_of(const char *line, char *place, size_t size)
+{
+    static const char *const lead[] = {"In file included from ", "                 from "};
+    place[0] = '\0';
+    for (size_t i = 0; i < sizeof lead / sizeof *lead; i++)
+        if (!strncmp(line, lead[i], strlen(lead[i])))
+            line += strlen(lead[i]);
+    for (const char *p = line; *p; p++) {
+        int at = (p[0] == ':' && p[1] >= '0' && p[1] <= '9') || (p[0] == '(' && p[1] >= '0' && p[1] <= '9');
+        if (!at)
+            continue;
+        size_t n = (size_t)(p - line);
+        if (n == 0 || n >= size)
+            continue;
+        snprintf(place, size, "%.*s", (int)n, line);
+        struct stat st;
+        if (stat(place, &st) == 0 && S_ISREG(st.st_mode))
+            return;   /* the longest prefix would do too; the first that is a file is the place */
+        place[0] = '\0';
+    }
+}
+
+/* LINE of build.log as the student may see it, or NULL when it is cut; CUT says
+ * whether the message it belongs to is. */
+static const char *shown_line(const char *line, const char *const names[], int nnames, int *cut)
+{
+    static char said[4200], last_cut[4096];
+    char place[4096];
+    place_of(line, place, sizeof place);
+    if (place[0]) {
+        int was_cut = *cut;
+        *cut = !quotable(place, names, nnames);
+        if (!*cut)
+            return line;
+        if (was_cut && !strcmp(place, last_cut))
+            return NULL;
+        snprintf(last_cut, sizeof last_cut, "%s", place);
+        snprintf(said, sizeof said, "%s: (the compiler's message about this file is cut: it is not your file, nor a "
+                 "header a lab file may include)", place);
+        return said;
+    }
+    if (*cut && line[0] != ' ' && line[0] != '\t' && line[0])
+        *cut = 0;   /* an unindented line of no place ends the message ("1 error detected ...") */
+    return *cut ? NULL : line;
+}
+
 /* The compiler's own lines of build.log, without make's, naming the file as the student
  * does (not the grader's copy of it, nor the link a name with spaces is built through). */
 static void compiler_errors(options *o)
@@ -586,18 +711,23 @@ static void compiler_errors(options *o)
     char *log = in_run("build.log"), *text = read_all(log), *errors = in_run("build-errors.log");
     FILE *f = fopen(errors, "w");
     const char *file = o->source, *link = planned("build_src"), *copy = planned("student_copy");
+    const char *const names[] = {file, link, copy};
+    int cut = 0;
     for (char *line = text; f && line && *line;) {
         char *end = line + strcspn(line, "\n"), saved = *end;
         *end = '\0';
         if (strncmp(line, "make", 4) && strncmp(line, "  NVCC  ", 8) && strncmp(line, "  CC    ", 8) &&
             strncmp(line, "  PTX   ", 8)) {
+            const char *shown = shown_line(line, names, 3, &cut);
             /* at most every byte a match, each replaced by the file's name */
-            size_t size = (strlen(line) + 1) * (strlen(file) + 1) + 1;
+            size_t size = shown ? (strlen(shown) + 1) * (strlen(file) + 1) + 1 : 1;
             char *a = malloc(size), *b = malloc(size);
-            renamed(line, copy, file, a, size);
-            if (strcmp(link, file))
-                renamed(a, link, file, b, size);
-            fprintf(f, "%s\n", strcmp(link, file) ? b : a);
+            if (shown) {
+                renamed(shown, copy, file, a, size);
+                if (strcmp(link, file))
+                    renamed(a, link, file, b, size);
+                fprintf(f, "%s\n", strcmp(link, file) ? b : a);
+            }
             free(a);
             free(b);
         }

@@ -264,7 +264,8 @@ void grade_not_allowed(grade *g, const options *o)
 static int counter_row(char *out, const char *what, double yours, double ideal, double tolerance)
 {
     int off = yours > ideal + tolerance;
-    appendf(out, OUTPUT_LEN, "  %-34s %8.2f %8.0f%s\n", what, yours, ideal, off ? "   <- off" : "");
+    appendf(out, OUTPUT_LEN, ideal == floor(ideal) ? "  %-34s %8.2f %8.0f%s\n" : "  %-34s %8.2f %8.2f%s\n", what, yours,
+            ideal, off ? "   <- off" : "");
     return off;
 }
 
@@ -311,6 +312,31 @@ static int timed_counts_disagree(const timed_pair *pairs, int n, char *out, size
     return 0;
 }
 
+/* The counters item's ratios, each judged per kernel and weighted by the
+ * global bytes the kernel moves (counters.h: tl_counters_weighted). */
+static void per_kernel_ratios(const tl_counters *c, double *ld_conflicts, double *st_conflicts, double *all_conflicts,
+                              double *ld_sectors, double *st_sectors, char *judged, size_t len)
+{
+    const unsigned bytes = TL_WORK_BYTES;
+    const char *w = "the global bytes";
+    *ld_conflicts = tl_counters_weighted(c, TL_BIT(TL_M_SHARED_LD_CONFLICTS), TL_BIT(TL_M_SHARED_LD_REQUESTS), bytes, w,
+                                         NULL, 0);
+    *st_conflicts = tl_counters_weighted(c, TL_BIT(TL_M_SHARED_ST_CONFLICTS), TL_BIT(TL_M_SHARED_ST_REQUESTS), bytes, w,
+                                         NULL, 0);
+    *all_conflicts = tl_counters_weighted(c, TL_BIT(TL_M_SHARED_LD_CONFLICTS) | TL_BIT(TL_M_SHARED_ST_CONFLICTS),
+                                          TL_BIT(TL_M_SHARED_LD_REQUESTS) | TL_BIT(TL_M_SHARED_ST_REQUESTS), bytes, w,
+                                          NULL, 0);
+    *ld_sectors = tl_counters_weighted(c, TL_BIT(TL_M_GLOBAL_LD_SECTORS), TL_BIT(TL_M_GLOBAL_LD_REQUESTS), bytes, w,
+                                       NULL, 0);
+    *st_sectors = tl_counters_weighted(c, TL_BIT(TL_M_GLOBAL_ST_SECTORS), TL_BIT(TL_M_GLOBAL_ST_REQUESTS), bytes, w,
+                                       NULL, 0);
+    if (judged) {   /* the kernels that carry the weight: any ratio over requests every kernel makes names them */
+        unsigned any = TL_BIT(TL_M_GLOBAL_LD_REQUESTS) | TL_BIT(TL_M_GLOBAL_ST_REQUESTS) |
+                       TL_BIT(TL_M_SHARED_LD_REQUESTS) | TL_BIT(TL_M_SHARED_ST_REQUESTS);
+        tl_counters_weighted(c, 0, any, bytes, w, judged, len);
+    }
+}
+
 /* Bank conflicts per shared request and sectors per global request, shown to
  * every lab that names counters_shape; lab 3 scores the conflicts. The
  * counters count work, not time: no noise, no margin for a busy GPU. */
@@ -351,12 +377,12 @@ void grade_counters(grade *g, const options *o, int all_passed)
                 ? " These points are left out of the maximum." : "");
         return;
     }
-    double ld_conflicts = tl_per_request(c.shared_ld_conflicts, c.shared_ld_requests);
-    double st_conflicts = tl_per_request(c.shared_st_conflicts, c.shared_st_requests);
-    double all_conflicts = tl_per_request(c.shared_ld_conflicts + c.shared_st_conflicts,
-                                          c.shared_ld_requests + c.shared_st_requests);
-    double ld_sectors = tl_per_request(c.global_ld_sectors, c.global_ld_requests);
-    double st_sectors = tl_per_request(c.global_st_sectors, c.global_st_requests);
+    /* Per kernel, weighted by the global bytes each moves: a kernel that moves
+     * none cannot dilute a tile's conflicts or sectors (one kernel: its own). */
+    char judged[512];
+    double ld_conflicts, st_conflicts, all_conflicts, ld_sectors, st_sectors;
+    per_kernel_ratios(&c, &ld_conflicts, &st_conflicts, &all_conflicts, &ld_sectors, &st_sectors, judged,
+                      sizeof judged);
     /* Half a sector of slack: edge blocks of a partial tile touch fewer. */
     const double ideal = TL_IDEAL_SECTORS_PER_REQUEST, slack = 0.5;
     /* ncu counts a few extra store wavefronts even for conflict-free code
@@ -369,6 +395,9 @@ void grade_counters(grade *g, const options *o, int all_passed)
     else
         appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, %d launch%s:\n  %-34s %8s %8s\n",
                 shape, c.kernels, c.kernels == 1 ? "" : "es", "", "yours", "ideal");
+    if (c.nkernels > 1)
+        appendf(t->output, OUTPUT_LEN, "  (%d kernels ran: judged per kernel, weighted by the global bytes each "
+                "moves: %s)\n", c.nkernels, judged[0] ? judged : "none moved any; their sums");
     int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
     int ld_s, st_s;
@@ -377,10 +406,16 @@ void grade_counters(grade *g, const options *o, int all_passed)
      * as many stores; more means narrower accesses or extra work (another
      * kernel only adds requests). */
     tl_shape at;
-    double ideal_requests = vector && tl_parse_shape(shape, &at) == 0 ? (double)at.rows * at.cols / 128 : 0;
+    int have_shape = vector && tl_parse_shape(shape, &at) == 0;
+    double ideal_requests = have_shape ? (double)at.rows * at.cols / 128 : 0;
+    /* The sectors per request the bytes moved need, whole sectors each: rows x
+     * cols floats read once and written once, over the requests made (what
+     * report.html shows per line, from the same addresses, in CPU mode). */
+    double ld_ideal = have_shape ? tl_per_request((double)at.rows * at.cols / 8, c.global_ld_requests) : 16;
+    double st_ideal = have_shape ? tl_per_request((double)at.rows * at.cols / 8, c.global_st_requests) : 16;
     if (vector) {
-        counter_row(t->output, "global loads: sectors/request", ld_sectors, 16, INFINITY);   /* shown, never off */
-        counter_row(t->output, "global stores: sectors/request", st_sectors, 16, INFINITY);
+        counter_row(t->output, "global loads: sectors/request", ld_sectors, round(ld_ideal * 100) / 100, INFINITY);   /* shown, never off */
+        counter_row(t->output, "global stores: sectors/request", st_sectors, round(st_ideal * 100) / 100, INFINITY);
         ld_s = counter_row(t->output, "global loads: requests", c.global_ld_requests, ideal_requests,
                            (r->vector_max_requests - 1) * ideal_requests);
         st_s = counter_row(t->output, "global stores: requests", c.global_st_requests, ideal_requests,
@@ -401,7 +436,8 @@ void grade_counters(grade *g, const options *o, int all_passed)
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
-        .ld_requests = c.global_ld_requests, .st_requests = c.global_st_requests, .ideal_requests = ideal_requests};
+        .ld_requests = c.global_ld_requests, .st_requests = c.global_st_requests, .ideal_requests = ideal_requests,
+        .ld_ideal = ld_ideal, .st_ideal = st_ideal, .rows = have_shape ? at.rows : 0, .cols = have_shape ? at.cols : 0};
     explain_counters(t->output, OUTPUT_LEN, &reading);
     /* Where the timing is too (rubric counters_timed), for what this item scores. */
     char timed_why[512] = "";
@@ -412,16 +448,14 @@ void grade_counters(grade *g, const options *o, int all_passed)
             timed_off = 1;
         } else {
             timed_pair pairs[2];
+            double t_ld_c, t_st_c, t_all_c, t_ld_s, t_st_s;
+            per_kernel_ratios(&tc, &t_ld_c, &t_st_c, &t_all_c, &t_ld_s, &t_st_s, NULL, 0);
             if (vector) {
-                pairs[0] = (timed_pair){"global loads: sectors/request", ld_sectors,
-                                        tl_per_request(tc.global_ld_sectors, tc.global_ld_requests), 0.5};
-                pairs[1] = (timed_pair){"global stores: sectors/request", st_sectors,
-                                        tl_per_request(tc.global_st_sectors, tc.global_st_requests), 0.5};
+                pairs[0] = (timed_pair){"global loads: sectors/request", ld_sectors, t_ld_s, 0.5};
+                pairs[1] = (timed_pair){"global stores: sectors/request", st_sectors, t_st_s, 0.5};
             } else {
-                pairs[0] = (timed_pair){"shared loads: bank conflicts/req", ld_conflicts,
-                                        tl_per_request(tc.shared_ld_conflicts, tc.shared_ld_requests), conflict_slack};
-                pairs[1] = (timed_pair){"shared stores: bank conflicts/req", st_conflicts,
-                                        tl_per_request(tc.shared_st_conflicts, tc.shared_st_requests), conflict_slack};
+                pairs[0] = (timed_pair){"shared loads: bank conflicts/req", ld_conflicts, t_ld_c, conflict_slack};
+                pairs[1] = (timed_pair){"shared stores: bank conflicts/req", st_conflicts, t_st_c, conflict_slack};
             }
             timed_off = timed_counts_disagree(pairs, 2, timed_why, sizeof timed_why);
             if (!timed_off)
@@ -824,10 +858,27 @@ static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric 
                 err[0] ? err : "no FMA metric");
         return 1;
     }
-    double ratio = dense.ffma > 0 ? quarter.ffma / dense.ffma : 1;
-    appendf(t->output, OUTPUT_LEN, "FP32 FMAs your sparse launch executed (ncu, the timed shape): %.4g with B dense, "
-            "%.4g at block density 1/4 = %.3f of them (at most %.2f)\n", dense.ffma, quarter.ffma, ratio,
-            r->ffma_ratio_max);
+    /* Every kind of arithmetic counts: work moved to the tensor pipes (at one
+     * density or both) is work the FP32 count does not see. A lab of FP32
+     * arithmetic takes none as evidence; elsewhere a tensor-pipe warp
+     * instruction counts as the FMAs of its smallest shape (m16n8k4, 512). */
+    if (dense.tensor > 0 || quarter.tensor > 0) {
+        appendf(t->output, OUTPUT_LEN, "tensor-pipe instructions your sparse launch executed (ncu, the timed shape): "
+                "%.4g with B dense, %.4g at block density 1/4.\n", dense.tensor, quarter.tensor);
+        if (!strcmp(r->arithmetic, "fp32")) {
+            appendf(t->output, OUTPUT_LEN, "work on the tensor cores: this lab's arithmetic is FP32 on the CUDA "
+                    "cores, so the FMA counts are no evidence of skipped work and the speedup points are not paid. "
+                    "Next: do every product with FP32 FMAs and skip the zero K-blocks.\n");
+            return 0;
+        }
+    }
+    /* FP32 adds and multiplies count too: a product done as FMUL + FADD is work an FMA count misses. */
+    double dense_work = dense.ffma + dense.fadd + dense.fmul + 512 * dense.tensor;
+    double quarter_work = quarter.ffma + quarter.fadd + quarter.fmul + 512 * quarter.tensor;
+    double ratio = dense_work > 0 ? quarter_work / dense_work : 1;
+    appendf(t->output, OUTPUT_LEN, "FP32 FMAs your sparse launch executed (ncu, the timed shape; adds and multiplies "
+            "counted with them): %.4g with B dense, %.4g at block density 1/4 = %.3f of them (at most %.2f)\n",
+            dense_work, quarter_work, ratio, r->ffma_ratio_max);
     if (ratio <= r->ffma_ratio_max)
         return 1;
     appendf(t->output, OUTPUT_LEN, "your sparse kernel does the zero K-blocks' work: no speedup points, whatever "
@@ -836,8 +887,18 @@ static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric 
     return 0;
 }
 
-/* Branch targets and the share of them where the warp's threads went different ways. */
-static int read_branches(const char *csv, double *targets, double *divergent, char *err, size_t len)
+/* The share of divergent branch targets, judged per kernel and weighted by
+ * the arithmetic each does (FP32 FMAs and tensor-pipe instructions), so a
+ * kernel of branches that does no product cannot dilute the one that does. */
+static double divergent_share(const tl_counters *c, char *judged, size_t len)
+{
+    return tl_counters_weighted(c, TL_BIT(TL_M_DIVERGENT_TARGETS), TL_BIT(TL_M_BRANCH_TARGETS), TL_WORK_ARITHMETIC,
+                                "the arithmetic", judged, len);
+}
+
+/* Branch targets, those where the warp's threads went different ways, and their share (divergent_share). */
+static int read_branches(const char *csv, double *targets, double *divergent, double *share, char *judged,
+                         size_t judged_len, char *err, size_t len)
 {
     tl_counters c;
     if (!csv || tl_counters_read(csv, &c, err, len) != 0)
@@ -848,6 +909,9 @@ static int read_branches(const char *csv, double *targets, double *divergent, ch
     }
     *targets = c.branch_targets;
     *divergent = c.divergent_targets;
+    *share = divergent_share(&c, judged, judged_len);
+    if (judged && c.nkernels < 2)
+        judged[0] = '\0';   /* one kernel: nothing to say about which */
     return 0;
 }
 
@@ -878,27 +942,29 @@ static void grade_uniform_branches(grade *g, const options *o, int all_passed)
                 "must be right at every shape.\n", shape, o->counters_failed);
         return;
     }
-    double targets = 0, divergent = 0;
-    char err[256] = "";
+    double targets = 0, divergent = 0, share = 0;
+    char err[256] = "", judged[512] = "";
     if (o->counters_missing || !o->counters ||
-        read_branches(o->counters, &targets, &divergent, err, sizeof err) != 0) {
+        read_branches(o->counters, &targets, &divergent, &share, judged, sizeof judged, err, sizeof err) != 0) {
         t->max_score = 0;   /* not checked: left out of the maximum, not counted as lost */
         t->passed = 1;
         appendf(t->output, OUTPUT_LEN, "not checked: %s. These points are left out of the maximum.\n",
                 o->counters_missing ? o->counters_missing : o->counters ? err : "ncu did not run");
         return;
     }
-    double share = targets > 0 ? divergent / targets : 0;
     appendf(t->output, OUTPUT_LEN, "ncu --clock-control none, %s, your sparse kernel (launches summed):\n"
             "  branch targets %.0f, divergent %.0f = %.2f %% (at most %.2f %%)\n", shape, targets, divergent,
             100 * share, 100 * r->divergent_max);
-    double wide_targets, wide_divergent;
+    if (judged[0])
+        appendf(t->output, OUTPUT_LEN, "  (several kernels ran: the share is judged per kernel, weighted by the "
+                "arithmetic each does: %s)\n", judged);
+    double wide_targets, wide_divergent, wide_share;
     char wide_err[256];
-    if (o->contrast_counters &&
-        read_branches(o->contrast_counters, &wide_targets, &wide_divergent, wide_err, sizeof wide_err) == 0)
+    if (o->contrast_counters && read_branches(o->contrast_counters, &wide_targets, &wide_divergent, &wide_share, NULL,
+                                              0, wide_err, sizeof wide_err) == 0)
         appendf(t->output, OUTPUT_LEN, "  the kit's wide-tile kernel, same shape and B: branch targets %.0f, "
                 "divergent %.0f = %.2f %% (each lane skips its own columns' zeros)\n", wide_targets, wide_divergent,
-                100 * (wide_targets > 0 ? wide_divergent / wide_targets : 0));
+                100 * wide_share);
     int timed_off = 0;
     if (r->counters_timed > 0 && (o->counters_timed || o->counters_timed_failed)) {   /* where the timing is too */
         char why[512] = "";
@@ -908,8 +974,7 @@ static void grade_uniform_branches(grade *g, const options *o, int all_passed)
                 snprintf(why, sizeof why, "at the timed shape ncu did not report the branch metrics");
             timed_off = 1;
         } else {
-            timed_pair share_pair = {"divergent branch targets over all", share,
-                                     tc.branch_targets > 0 ? tc.divergent_targets / tc.branch_targets : 0,
+            timed_pair share_pair = {"divergent branch targets over all", share, divergent_share(&tc, NULL, 0),
                                      r->divergent_max};
             timed_off = timed_counts_disagree(&share_pair, 1, why, sizeof why);
             if (!timed_off)

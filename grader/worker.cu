@@ -277,7 +277,11 @@ int main(void)
     sa.sa_sigaction = on_sigsys;
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGSYS, &sa, NULL);
-    if (tl_sandbox_enter(setup.flags & TL_WORKER_ALLOW_FILES, why, sizeof why) != 0) {
+    int entered = tl_sandbox_enter(setup.flags & TL_WORKER_ALLOW_FILES, why, sizeof why);
+    /* The judge's setup message stays in this frame for the worker's life, and the lab
+     * file can read it: its flags differ in a counted run. Nothing of it is needed now. */
+    explicit_bzero(&setup, sizeof setup);
+    if (entered != 0) {
         fprintf(stderr, "worker: cannot enter the sandbox: %s\n", why);
         send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
         return TL_EXIT_CANNOT_RUN;

@@ -2,9 +2,9 @@
  * tilelab.h — the one kit header a lab file includes.
  *
  * It gives a lab file the CUDA types (dim3, threadIdx, __global__, ...), the
- * checking macros, LAUNCH, and the entry points the kit calls. Keeping lab
- * files to this header alone lets CPU mode (cpu/) compile them unchanged:
- * there, cpu/include/ stands in for the CUDA headers and <<< >>> is rewritten.
+ * checking macros, LAUNCH, and the entry points the kit calls. In CPU mode
+ * (cpu/) cpu/include/ stands in for the CUDA headers and <<< >>> is
+ * rewritten, so the file compiles unchanged there too.
  */
 #ifndef TILELAB_H
 #define TILELAB_H
@@ -13,10 +13,14 @@
 #include "check.h"
 
 /*
- * LAUNCH(kernel, grid, block)(args...) is exactly kernel<<<grid, block>>>(args...).
+ * LAUNCH(kernel, grid, block)(args...) is exactly kernel<<<grid, block>>>(args...),
+ * and LAUNCH(kernel, grid, block, bytes)(args...) is kernel<<<grid, block, bytes>>>:
+ * `bytes` of dynamic shared memory (`extern __shared__ float buf[];` in the
+ * kernel). Above 48 KB a kernel must be allowed first, once, with
+ * cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
  * Launch through it so the same lab file builds on every tilelab backend.
  */
-#define LAUNCH(kernel, grid, block) kernel<<<(grid), (block)>>>
+#define LAUNCH(kernel, ...) kernel<<<__VA_ARGS__>>>
 
 /* Round-up division: how many blocks of size `b` cover `n` items. */
 #define CEIL_DIV(n, b) (((n) + (b) - 1) / (b))

@@ -25,13 +25,20 @@
 #include <string.h>
 #include <math.h>
 #include <tuple>
+#include <utility>
 #include <type_traits>
 
 #define TILELAB_CPU 1
 
-/* Qualifiers: a kernel is a plain function; the source step finds __shared__. */
+/* Qualifiers: a kernel is a plain function; the source step finds __shared__,
+ * and device code by this mark (cpu/cudafe.c takes it out). */
+#ifdef TLC_SOURCE_STEP
+#define __global__ __tlc_device__
+#define __device__ __tlc_device__
+#else
 #define __global__
 #define __device__
+#endif
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
@@ -39,6 +46,8 @@
  * (cpu/cudafe.c) takes it out and gives the block's copy that alignment. */
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
+/* A kernel parameter the GPU keeps in constant memory: here the launch's own copy. */
+#define __grid_constant__
 
 struct uint3 { unsigned x, y, z; };
 struct dim3 {
@@ -172,6 +181,8 @@ enum cudaDeviceAttr {
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9
 };
+/* What cudaFuncAttributePreferredSharedMemoryCarveout takes: a percentage, or one of these. */
+enum cudaSharedCarveout { cudaSharedmemCarveoutDefault = -1, cudaSharedmemCarveoutMaxShared = 100, cudaSharedmemCarveoutMaxL1 = 0 };
 enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
 extern "C" {
 cudaError_t cudaGetDeviceCount(int *count);
@@ -210,6 +221,7 @@ template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *mi
 }
 
 template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes) { return cudaMalloc((void **)ptr, bytes); }
+template <class T> inline cudaError_t cudaFuncSetSharedMemConfig(T *, int) { return cudaSuccess; }
 
 /* Device math the labs call. */
 inline int min(int a, int b) { return a < b ? a : b; }
@@ -276,7 +288,67 @@ template <class F> launcher<F> launch(F kernel, const char *file, int line, dim3
 {
     return launcher<F>{kernel, grid, block, shared, file, line};
 }
+
+/* cudaLaunchKernel(kernel, grid, block, args, shared, stream), as the source
+ * step writes it (the kernel's cast to void * dropped): args[i] points at the
+ * i-th parameter's value. The launch's error is returned, as on a GPU. */
+template <class... P, size_t... I>
+inline void launch_unpacked(const char *file, int line, void (*k)(P...), dim3 grid, dim3 block, size_t shared,
+                            void **args, std::index_sequence<I...>)
+{
+    launch([k](auto &&...a) { k(a...); }, file, line, grid, block, shared)(
+        *(const typename std::decay<P>::type *)args[I]...);
+}
+template <class... P>
+inline cudaError_t launch_kernel(const char *file, int line, void (*k)(P...), dim3 grid, dim3 block, void **args,
+                                 size_t shared = 0, cudaStream_t = 0)
+{
+    if (sizeof...(P) && !args)
+        return cudaErrorInvalidValue;
+    launch_unpacked(file, line, k, grid, block, shared, args, std::index_sequence_for<P...>());
+    return cudaPeekAtLastError();
+}
+template <class T>
+inline cudaError_t launch_kernel(const char *, int, const T *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
+{
+    static_assert(std::is_function<T>::value,
+                  "not supported in CPU mode: cudaLaunchKernel of a pointer that hides the kernel's type "
+                  "(pass the kernel itself, or (void *)kernel)");
+    return cudaErrorInvalidValue;
+}
 } // namespace tlc
+
+/* cudaLaunchKernelEx's C++ form: the configuration, the kernel and its arguments.
+ * Attributes are accepted and not emulated (a cluster, a priority: one block at a
+ * time runs here either way). */
+enum cudaLaunchAttributeID { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2,
+                             cudaLaunchAttributeClusterDimension = 4, cudaLaunchAttributePriority = 8 };
+struct cudaLaunchAttributeValue {
+    int cooperative, priority;
+    struct { unsigned x, y, z; } clusterDim;
+};
+struct cudaLaunchAttribute { cudaLaunchAttributeID id; cudaLaunchAttributeValue val; };
+struct cudaLaunchConfig_t {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
+};
+namespace tlc {
+template <class... P, class... A>
+inline cudaError_t launch_kernel_ex(const char *file, int line, const cudaLaunchConfig_t *config, void (*k)(P...),
+                                    A &&...args)
+{
+    static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: as many arguments as the kernel has parameters");
+    if (!config)
+        return cudaErrorInvalidValue;
+    launch([k](auto &&...a) { k(a...); }, file, line, config->gridDim, config->blockDim, config->dynamicSmemBytes)(
+        (typename std::decay<P>::type)std::forward<A>(args)...);
+    return cudaPeekAtLastError();
+}
+} // namespace tlc
+#define cudaLaunchKernelEx(...) ::tlc::launch_kernel_ex(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ---- warp shuffles and votes: the lanes of `mask` meet, as on a GPU ---- */
 namespace tlc {
@@ -349,7 +421,6 @@ inline int __all_sync(unsigned mask, int predicate)
 #define cudaMemsetAsync(...) TLC_UNSUPPORTED("cudaMemsetAsync")
 #define cudaStreamCreate(...) TLC_UNSUPPORTED("cudaStreamCreate")
 #define cudaStreamSynchronize(...) TLC_UNSUPPORTED("cudaStreamSynchronize")
-#define cudaLaunchKernel(...) TLC_UNSUPPORTED("cudaLaunchKernel")
 #define cudaLaunchCooperativeKernel(...) TLC_UNSUPPORTED("cudaLaunchCooperativeKernel")
 #define __constant__ static_assert(false, "not supported in CPU mode: __constant__");
 #define __managed__ static_assert(false, "not supported in CPU mode: __managed__");

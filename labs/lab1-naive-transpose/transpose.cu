@@ -17,7 +17,8 @@
  *
  * Do not change: the signature of launch_transpose, the one #include below.
  * Do not use: cudaMemcpy*, cuBLAS or any other library call — launch your kernel.
- * ./grade checks this before anything runs: no other #include, no code that
+ * ./grade checks this before anything runs: no #include but CUDA's own
+ * headers (lab 1's handout: What a lab file may include), no code that
  * runs outside the launch function, no host printf (printf in a kernel is
  * fine), and any global variable `static`.
  */

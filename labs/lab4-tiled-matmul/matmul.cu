@@ -22,7 +22,8 @@
  *
  * Do not change: the signature of launch_matmul, the one #include below.
  * Do not use: cuBLAS, cudaMemcpy* or any other library call.
- * ./grade checks this before anything runs: no other #include, no code that
+ * ./grade checks this before anything runs: no #include but CUDA's own
+ * headers (lab 1's handout: What a lab file may include), no code that
  * runs outside the launch function, no host printf (printf in a kernel is
  * fine), and any global variable `static`.
  */

@@ -24,8 +24,9 @@
  * Do not change: the launch_ functions' names and parameters, the one
  * #include below.
  * Do not use: cudaMalloc (part 2 is in place), cudaMemcpy*, cuBLAS or any
- * other library call. ./grade checks this before anything runs: no other
- * #include, no code that runs outside the launch functions, no host printf
+ * other library call. ./grade checks this before anything runs: no
+ * #include but CUDA's own headers (lab 1's handout: What a lab file may
+ * include), no code that runs outside the launch functions, no host printf
  * (printf in a kernel is fine), and any global variable `static`.
  */
 #include "tilelab.h"

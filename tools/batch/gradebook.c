@@ -11,6 +11,8 @@
  *             --flags WORDS --output TEXT [--elapsed S] [--mode cpu]
  *                                             a results.json for a submission the
  *                                             grader never finished (time-out, crash)
+ *   gradebook --find CLASS LAB...               the submissions of a class, a line each
+ *                                             (find_submissions: names kept whole)
  *
  * A results file lies at <out>/<student>/<lab>/results.json: the student and
  * the lab are its folder names. Gradebook columns (fixed; plots/ reads them):
@@ -26,16 +28,20 @@
  * without them), "GPU" for any other graded file, empty when not graded on
  * either.
  */
-#define _DEFAULT_SOURCE   /* realpath */
+#define _GNU_SOURCE   /* realpath, nftw */
 #include "csv.h"
 #include "json.h"
 #include "rubric.h"
 #include "voids.h"
 
+#include <ctype.h>
+#include <dirent.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct {
     int readable;           /* the file exists and is valid JSON */
@@ -300,11 +306,154 @@ static int write_stub(const char *path, int argc, char **argv)
     return 0;
 }
 
+static int strcmp_pointers(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- gradebook --find: a class's submissions, names kept whole -------------- */
+
+/* One lab file candidate of a student: its path under the student's folder, how deep, what it is. */
+typedef struct {
+    char *rel;
+    int depth;
+    char kind;   /* f a regular file, l a symbolic link, p a FIFO, o anything else */
+} candidate;
+
+static candidate *found_files;
+static size_t nfound, capfound;
+static size_t student_prefix;   /* the length of "<student folder>/" in nftw's paths */
+
+static int collect(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    if (flag == FTW_D || flag == FTW_DP || flag == FTW_DNR)
+        return 0;
+    size_t len = strlen(path);
+    if (len < 3 || strcmp(path + len - 3, ".cu") || len <= student_prefix)
+        return 0;
+    if (nfound == capfound) {
+        capfound = capfound ? 2 * capfound : 64;
+        found_files = realloc(found_files, capfound * sizeof *found_files);
+        if (!found_files)
+            return -1;
+    }
+    candidate *c = &found_files[nfound++];
+    c->rel = strdup(path + student_prefix);
+    c->depth = 1;
+    for (const char *p = c->rel; *p; p++)
+        c->depth += *p == '/';
+    c->kind = flag == FTW_SL || S_ISLNK(st->st_mode) ? 'l' : S_ISREG(st->st_mode) ? 'f' : S_ISFIFO(st->st_mode) ? 'p' : 'o';
+    return 0;
+}
+
+/* Whether REL (a path under a student's folder) is the student's file for LAB: its
+ * own name or a folder's on the way starts with LAB and then anything but a letter
+ * or a digit, any case; nothing under a hidden folder or __MACOSX. */
+static int is_lab_file(const char *rel, const char *lab)
+{
+    char low[PATH_MAX + 2];
+    snprintf(low, sizeof low, "/%s", rel);
+    for (char *p = low; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (strstr(low, "/.") || strstr(low, "/__macosx"))
+        return 0;
+    size_t n = strlen(lab);
+    for (const char *p = low; (p = strchr(p, '/')); p++)
+        if (!strncmp(p + 1, lab, n) && p[1 + n] && !isalnum((unsigned char)p[1 + n]))
+            return 1;
+    return 0;
+}
+
+static int by_depth_then_name(const void *a, const void *b)
+{
+    const candidate *x = *(candidate *const *)a, *y = *(candidate *const *)b;
+    return x->depth != y->depth ? x->depth - y->depth : strcmp(x->rel, y->rel);
+}
+
+/* TEXT as a field of a queue line: \ as \\, newline as \n, tab as \t (printf %b reads it back). */
+static void put_field(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        if (*p == '\\')
+            fputs("\\\\", stdout);
+        else if (*p == '\n')
+            fputs("\\n", stdout);
+        else if (*p == '\t')
+            fputs("\\t", stdout);
+        else
+            putchar(*p);
+}
+
+/* gradebook --find CLASS LAB...: a line per submission, "STUDENT<TAB>LAB<TAB>FILE<TAB>KIND",
+ * STUDENT and FILE as put_field writes them (FILE is CLASS/STUDENT/PATH), KIND f, l, p or o
+ * (above); several files for one lab: the shallowest, then the first by name, the others
+ * named in a warning on stderr. Student folders are CLASS's folders, hidden ones left out. */
+static int find_submissions(const char *class, int nlabs, char **labs)
+{
+    DIR *d = opendir(class);
+    if (!d) {
+        fprintf(stderr, "gradebook: cannot read the class folder %s\n", class);
+        return 2;
+    }
+    char **students = NULL;
+    size_t nstudents = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", class, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        students = realloc(students, (nstudents + 1) * sizeof *students);
+        students[nstudents++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(students, nstudents, sizeof *students, strcmp_pointers);
+    for (size_t s = 0; s < nstudents; s++) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/%s", class, students[s]);
+        nfound = 0;
+        student_prefix = strlen(dir) + 1;
+        nftw(dir, collect, 16, FTW_PHYS);
+        candidate **matches = malloc((nfound + 1) * sizeof *matches);
+        for (int l = 0; l < nlabs; l++) {
+            size_t n = 0;
+            for (size_t i = 0; i < nfound; i++)
+                if (is_lab_file(found_files[i].rel, labs[l]))
+                    matches[n++] = &found_files[i];
+            if (!n)
+                continue;
+            qsort(matches, n, sizeof *matches, by_depth_then_name);
+            if (n > 1) {
+                fprintf(stderr, "batch: warning: %s %s: several files match; grading %s (not:", students[s], labs[l],
+                        matches[0]->rel);
+                for (size_t i = 1; i < n; i++)
+                    fprintf(stderr, " %s", matches[i]->rel);
+                fprintf(stderr, ")\n");
+            }
+            char file[2 * PATH_MAX];
+            snprintf(file, sizeof file, "%s/%s", dir, matches[0]->rel);
+            put_field(students[s]);
+            printf("\t%s\t", labs[l]);
+            put_field(file);
+            printf("\t%c\n", matches[0]->kind);
+        }
+        free(matches);
+        for (size_t i = 0; i < nfound; i++)
+            free(found_files[i].rel);
+        free(students[s]);
+    }
+    free(students);
+    free(found_files);
+    return 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: gradebook --csv OUT.csv RESULTS.json...\n"
                  "       gradebook --line RESULTS.json | --done RESULTS.json\n"
-                 "       gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N --flags WORDS --output TEXT [--elapsed S] [--mode cpu]\n");
+                 "       gradebook --stub RESULTS.json --lab L --rubric R --source F --seed N --flags WORDS --output TEXT [--elapsed S] [--mode cpu]\n"
+                 "       gradebook --find CLASS LAB...\n");
 }
 
 int main(int argc, char **argv)
@@ -336,6 +485,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && !strcmp(argv[1], "--stub"))
         return write_stub(argv[2], argc - 3, argv + 3);
+    if (argc >= 3 && !strcmp(argv[1], "--find"))
+        return find_submissions(argv[2], argc - 3, argv + 3);
     usage(stderr);
     return 2;
 }

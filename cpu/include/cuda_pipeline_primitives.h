@@ -1,0 +1,2 @@
+/* The primitives alone: the same header in CPU mode. */
+#include <cuda_pipeline.h>

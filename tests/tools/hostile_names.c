@@ -1,0 +1,262 @@
+/*
+ * Hostile names, folders and includes (issue 44): names are data, never code
+ * or separators; results the grader did not write are never trusted; a
+ * compile error shows the student's own file only. No GPU needed: the GPU
+ * path runs on a kit of stand-ins (tests/fixtures/mock-gpu/). Each test works
+ * in build/tests/hostile/<test>/. CPU-mode grades of the same cases:
+ * tests/cpu/hostile_names.c.
+ */
+#define _DEFAULT_SOURCE   /* realpath */
+#include <criterion/criterion.h>
+#include "tool.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define WORK "build/tests/hostile"
+
+/* A fresh, empty WORK/name. */
+static void fresh(const char *name)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '" WORK "/%s' && mkdir -p '" WORK "/%s'", name, name);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+}
+
+/* ./grade ARGS on the mock GPU kit of WORK/name (its stand-ins' arguments in WORK/name/mock.log). */
+static int grade_on_mock_gpu(const char *name, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "MOCK_REAL_MAKE=$(command -v make) MOCK_BUILD=$PWD/" WORK "/%s/build MOCK_LOG=$PWD/" WORK "/%s/mock.log "
+             "PATH=$PWD/tests/fixtures/mock-gpu/bin:$PATH NO_COLOR=1 ./grade %s > " WORK "/%s/grade.log 2>&1",
+             name, name, args, name);
+    return tool_sh(cmd);
+}
+
+/* The value after each `--log-file` line of the stand-ins' log, one at a time (NULL when no more). */
+static const char *next_log_file(const char **at)
+{
+    static char path[4096];
+    const char *p = strstr(*at, "\n--log-file\n");
+    if (!p)
+        return NULL;
+    p += strlen("\n--log-file\n");
+    size_t n = strcspn(p, "\n");
+    snprintf(path, sizeof path, "%.*s", (int)n, p);
+    *at = p + n;
+    return path;
+}
+
+/* Issue 44, case 1, the GPU path: a newline and a % in --out. Every tool's log
+ * path reaches ncu and compute-sanitizer as one word (TILELAB_WORKER_WRAP is
+ * split on newlines, and both tools expand %), and each log lands in the run
+ * folder, where the report reads it. */
+Test(hostile, a_newline_in_out_reaches_ncu_and_the_sanitizers_whole, .timeout = 600)
+{
+    fresh("gpu-out");
+    const char *out = WORK "/gpu-out/out\nrun %p";
+    char args[1024], path[1024];
+    snprintf(args, sizeof args, "lab3 --file solutions/lab3-padding/transpose.cu --seed 7 --out '%s'", out);
+    grade_on_mock_gpu("gpu-out", args);
+    const char *log = tool_read(WORK "/gpu-out/grade.log", NULL);
+    cr_assert(strstr(log, "==> sanitizing:"), "the grade did not reach its GPU steps:\n%s", log);
+    cr_expect(!strstr(log, "Syntax error") && !strstr(log, "Unterminated"), "%s", log);
+    char *seen = strdup(tool_read(WORK "/gpu-out/mock.log", NULL));
+    const char *at = seen, *given;
+    int tools = 0;
+    while ((given = next_log_file(&at))) {
+        tools++;
+        cr_expect(!strchr(given, '%'), "a log path ncu or the sanitizer would expand: %s", given);
+    }
+    cr_expect_eq(tools, 5, "memcheck, racecheck, synccheck and two ncu counts, not %d:\n%s", tools, seen);
+    free(seen);
+    static const char *const logs[] = {"memcheck.log", "racecheck.log", "synccheck.log", "counters.csv",
+                                       "counters-timed.csv"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", out, logs[i]);
+        cr_expect(tool_read(path, NULL)[0], "no %s in the run folder: the tool wrote it elsewhere", logs[i]);
+    }
+}
+
+/* ---- batch: a class of the test's own, graded by the stand-in for ./grade ---- */
+
+/* WORK/name/class: alice's lab1.cu, which the stand-in grades 72/72 (tests/fixtures/batch/fake-grade). */
+static void class_of(const char *name)
+{
+    char cmd[1024];
+    fresh(name);
+    snprintf(cmd, sizeof cmd, "mkdir -p '" WORK "/%s/class/alice' && printf '%%s\\n' '// fake-grade: score 72' "
+             "'// fake-grade: max 72' > '" WORK "/%s/class/alice/lab1.cu'", name, name);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+}
+
+/* ./grade --batch WORK/name/class --lab lab1 ARGS with the stand-in; its output in WORK/name/batch.log. */
+static int batch(const char *name, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "FAKE_GRADE_LOG=$PWD/" WORK "/%s/invocations TILELAB_GRADE='sh tests/fixtures/batch/fake-grade' "
+             "./grade --batch '" WORK "/%s/class' --lab lab1 --timeout 5 --seed 7 %s > '" WORK "/%s/batch.log' 2>&1",
+             name, name, args, name);
+    return tool_sh(cmd);
+}
+
+static const char *file_of(const char *name, const char *file)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, WORK "/%s/%s", name, file);
+    return tool_read(path, NULL);
+}
+
+/* Issue 44, case 2: --out inside the class folder is refused, with one
+ * sentence: there a student's folder could hold a results.json of the
+ * grader's shape, and a batch took it as graded (72/72, into the gradebook). */
+Test(hostile, a_batch_never_writes_into_the_class_folder)
+{
+    class_of("out-in-class");
+    /* planted: results of the grader's shape, newer than the file */
+    cr_assert_eq(tool_sh("mkdir -p " WORK "/out-in-class/class/alice/lab1 && sleep 1 && printf '%s\\n' "
+                         "'{\"score\": 72, \"max_score\": 72, \"tests\": [], \"extra_data\": {\"lab\": \"lab1\", "
+                         "\"graded\": true}}' > " WORK "/out-in-class/class/alice/lab1/results.json"), 0);
+    for (int i = 0; i < 2; i++) {
+        const char *out = i ? "--out " WORK "/out-in-class/class" : "--out " WORK "/out-in-class/class/alice/results";
+        cr_expect_eq(batch("out-in-class", out), 2, "%s", file_of("out-in-class", "batch.log"));
+        const char *log = file_of("out-in-class", "batch.log");
+        cr_expect(strstr(log, "is inside the class folder"), "%s", log);
+        cr_expect(!strstr(log, "(already graded)"), "%s", log);
+        cr_expect(!file_of("out-in-class", "invocations")[0], "nothing is graded");
+    }
+    struct stat st;
+    cr_expect_neq(stat(WORK "/out-in-class/class/alice/results", &st), 0, "the refused --out was left made");
+    cr_expect_neq(stat(WORK "/out-in-class/class/gradebook.csv", &st), 0, "a gradebook in the class folder");
+}
+
+/* Issue 44, case 2: "already graded" is the batch's own record of the file
+ * and the results it wrote; results it did not write, or changed since, are
+ * graded again. */
+Test(hostile, a_batch_trusts_only_the_results_it_recorded)
+{
+    class_of("planted");
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0, "%s", file_of("planted", "batch.log"));
+    cr_assert(strstr(file_of("planted", "batch.log"), "alice lab1: 72/72 ("), "%s", file_of("planted", "batch.log"));
+    /* graded and untouched: skipped */
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(strstr(file_of("planted", "batch.log"), "alice lab1: 72/72 (already graded)"), "%s",
+              file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 1, "%s", file_of("planted", "invocations"));
+    /* results changed after the batch wrote them (a higher score planted): graded again */
+    cr_assert_eq(tool_sh("sed -i 's/\"score\": 72/\"score\": 100/' " WORK "/planted/out/alice/lab1/results.json"), 0);
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(!strstr(file_of("planted", "batch.log"), "(already graded)"), "%s", file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 2, "%s", file_of("planted", "invocations"));
+    /* results with no record of this batch's (another folder's, copied in): graded again */
+    cr_assert_eq(tool_sh("rm " WORK "/planted/out/alice/lab1/.batch-record && touch " WORK
+                         "/planted/out/alice/lab1/results.json"), 0);
+    cr_assert_eq(batch("planted", "--out " WORK "/planted/out"), 0);
+    cr_expect(!strstr(file_of("planted", "batch.log"), "(already graded)"), "%s", file_of("planted", "batch.log"));
+    cr_expect_eq(tool_lines(file_of("planted", "invocations")), 3, "%s", file_of("planted", "invocations"));
+}
+
+/* ---- includes: a compile error shows the student's own file only ---- */
+
+/* WORK/name/secret.txt (a file the student may not see) and WORK/name/student/, with
+ * lab 1's reference plus TAIL as FILE there. */
+static void student_with(const char *name, const char *file, const char *tail)
+{
+    char cmd[2048];
+    fresh(name);
+    snprintf(cmd, sizeof cmd, "mkdir -p " WORK "/%s/student && echo 'THE-HIDDEN-LINE 42' > " WORK "/%s/secret.txt && "
+             "{ cat solutions/lab1-naive-transpose/transpose.cu && printf '%%s\\n' %s; } > " WORK "/%s/student/%s",
+             name, name, tail, name, file);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+}
+
+/* Issue 44, case 4, before the build: an #include that leaves the file's own
+ * folder, the toolkit's and the system's headers is refused by its name, never
+ * its contents; every header an honest file includes stays allowed. */
+Test(hostile, an_include_outside_the_allowed_folders_is_refused_by_name)
+{
+    tool_make("Makefile", "build/tools/inspect", WORK "/inspect-build");
+    char abs_secret[1024], cmd[4096];
+    student_with("includes", "lab1.cu",
+                 "'#include <iostream>' '#include <vector>' '#include <cuda_pipeline.h>' "
+                 "'#include <cooperative_groups.h>' '#include <mma.h>' '#include <cuda/pipeline>' "
+                 "'#include <cuda_profiler_api.h>' '#include \"tilelab.h\"'");
+    cr_assert_eq(tool_sh("build/tools/inspect --source-includes " WORK "/includes/student/lab1.cu > " WORK
+                         "/includes/honest.txt 2>&1"), 0, "an honest file's headers refused:\n%s",
+                 tool_read(WORK "/includes/honest.txt", NULL));
+    cr_assert(realpath(WORK "/includes/secret.txt", abs_secret) != NULL);
+    snprintf(cmd, sizeof cmd, "ln -s '%s' " WORK "/includes/student/planted.h && printf '%%s\\n' '#include \"../secret.txt\"' "
+             "'#include \"%s\"' '#include <../../../../../../../../../../%s>' '#include \"planted.h\"' >> " WORK
+             "/includes/student/lab1.cu && build/tools/inspect --source-includes " WORK "/includes/student/lab1.cu > " WORK
+             "/includes/refused.txt 2>&1", abs_secret, abs_secret, abs_secret + 1);
+    cr_assert_eq(tool_sh(cmd), 1, "%s", tool_read(WORK "/includes/refused.txt", NULL));
+    const char *found = tool_read(WORK "/includes/refused.txt", NULL);
+    cr_expect_eq(tool_lines(found), 4, "four includes refused:\n%s", found);
+    cr_expect(strstr(found, "includes: ../secret.txt: ") && strstr(found, "includes: planted.h: ") &&
+              strstr(found, abs_secret), "%s", found);
+    cr_expect(!strstr(found, "iostream") && !strstr(found, "cuda_pipeline") && !strstr(found, "mma.h") &&
+              !strstr(found, "cooperative") && !strstr(found, "includes: tilelab.h"), "%s", found);
+}
+
+/* Issue 44, case 4, through the whole grade: a literal #include of another
+ * file is refused before the build; one through a macro, which no check
+ * before the build can see, fails to compile, and the compiler's message
+ * about that file is cut, its name kept. Neither puts the file's contents in
+ * what the student sees (results.json, the report). */
+Test(hostile, a_compile_error_never_shows_another_file, .timeout = 600)
+{
+    static const struct { const char *name, *tail, *said; } cases[] = {
+        {"include-literal", "'#include \"../secret.txt\"'", "includes ../secret.txt, which is outside"},
+        {"include-macro", "'#define HIDDEN_PATH \"../secret.txt\"' '#include HIDDEN_PATH'",
+         "secret.txt: (the compiler's message about this file is cut"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[2048], path[512];
+        student_with(cases[i].name, "lab1.cu", cases[i].tail);
+        snprintf(cmd, sizeof cmd, "TILELAB_CPU_FALLBACK=0 NO_COLOR=1 ./grade lab1 --file " WORK "/%s/student/lab1.cu --out "
+                 WORK "/%s/out > " WORK "/%s/grade.log 2>&1", cases[i].name, cases[i].name, cases[i].name);
+        cr_expect_neq(tool_sh(cmd), 0, "%s", cmd);   /* 1: not allowed; 2: does not compile */
+        snprintf(path, sizeof path, WORK "/%s/out/results.json", cases[i].name);
+        char *results = strdup(tool_read(path, NULL));
+        snprintf(path, sizeof path, WORK "/%s/grade.log", cases[i].name);
+        const char *log = tool_read(path, NULL);
+        cr_expect(strstr(results, cases[i].said), "%s: results.json does not say '%s':\n%s", cases[i].name,
+                  cases[i].said, results);
+        cr_expect(!strstr(results, "HIDDEN-LINE") && !strstr(log, "HIDDEN-LINE"), "%s: the file's contents shown:\n%s\n%s",
+                  cases[i].name, results, log);
+        free(results);
+    }
+}
+
+/* Issue 44, case 3: a newline in a student's folder name (evil<newline>alice)
+ * no longer overwrites alice's row, a newline in a file name no longer drops
+ * the student without a word, and a lab file that is a symbolic link (to
+ * another student's) or a FIFO gets a row that says why it was not graded.
+ * Nothing waits on the FIFO (the test's timeout). */
+Test(hostile, every_student_keeps_a_row_of_their_own, .timeout = 120)
+{
+    class_of("names");
+    const char *lines[] = {"'// fake-grade: score 10' '// fake-grade: max 72'", "'// fake-grade: score 50' '// fake-grade: max 72'"};
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd " WORK "/names/class && mkdir -p 'evil\nalice' nl linky fifo && "
+             "printf '%%s\\n' %s > 'evil\nalice/lab1.cu' && printf '%%s\\n' %s > 'nl/lab1\nx.cu' && "
+             "ln -s ../alice/lab1.cu linky/lab1.cu && mkfifo fifo/lab1.cu", lines[0], lines[1]);
+    cr_assert_eq(tool_sh(cmd), 0, "%s", cmd);
+    cr_assert_eq(batch("names", "--out " WORK "/names/out"), 0, "%s", file_of("names", "batch.log"));
+    const char *log = file_of("names", "batch.log");
+    cr_expect(strstr(log, "alice lab1: 72/72 ("), "%s", log);
+    cr_expect(strstr(log, "evil\nalice lab1: 10/72 ("), "%s", log);
+    cr_expect(strstr(log, "nl lab1: 50/72 ("), "%s", log);
+    cr_expect(strstr(log, "linky lab1: 0/100 (not graded: the lab file") && strstr(log, "is a symbolic link"), "%s", log);
+    cr_expect(strstr(log, "fifo lab1: 0/100 (not graded: the lab file") && strstr(log, "is a FIFO"), "%s", log);
+    char *book = strdup(file_of("names", "out/gradebook.csv"));
+    cr_expect(strstr(book, "\nalice,lab1,72,72,"), "%s", book);
+    cr_expect(strstr(book, "\n\"evil\nalice\",lab1,10,72,"), "%s", book);
+    cr_expect(strstr(book, "\nnl,lab1,50,72,"), "%s", book);
+    cr_expect(strstr(book, "\nlinky,lab1,0,100,,not-graded,") && strstr(book, "\nfifo,lab1,0,100,,not-graded,"), "%s", book);
+    free(book);
+    const char *linked = file_of("names", "out/linky/lab1/results.json");
+    cr_expect(strstr(linked, "is a symbolic link, not the file itself: hand in the file."), "%s", linked);
+}
