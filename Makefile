@@ -100,6 +100,10 @@ $(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterio
 
 # The GPU suite's table (tests/gpu/fixtures.c) is checked without a GPU by the tool tests.
 GPU_TABLE := tests/gpu/fixtures.c tests/gpu/fixtures.h
+# The table, one row a line, for tests/gpu/device-run.sh's summary.
+$(B)/tests/rows: tests/gpu/rows.c $(GPU_TABLE)
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) tests/gpu/rows.c tests/gpu/fixtures.c -o $@
 $(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c tests/gpu/fixtures.c $(KIT)/json.c.o -lm \
