@@ -7,16 +7,17 @@
 #   sh mk/deps.sh [--announce | --quiet | --carry] DEPS LIB...     LIB: criterion, seccomp
 #
 # A LIB already there (pkg-config, or its header in DEPS) is left alone; with
-# nothing to fetch it prints nothing. --carry (make deps-carry) fetches every
-# LIB whatever is there: a kit to copy to a machine with no network.
-# What is fetched is the LIB's -dev package and the closure of the libraries it
-# needs at run time, installed here or not, all but the base every Debian and
-# Ubuntu system has: so that the kit, .deps/ with it, runs its suites on another
-# Debian or Ubuntu machine that reaches no package archive (README). Otherwise one line on stdout says what is
+# nothing to fetch it prints nothing. Otherwise one line on stdout says what is
 # fetched and where (--announce: only that line; --quiet: not that line). The
 # package names are resolved for the running release (apt-cache depends), never
 # hard-coded beyond the -dev package. Exit 0 when every LIB is there; else one
 # sentence on stderr, what to install and the command for it, and exit 2.
+#
+# What is fetched: the LIB's -dev package and the closure of the libraries it
+# needs at run time, installed here or not, all but the base every Debian and
+# Ubuntu system has; so the kit, with its .deps/, runs its suites on another
+# Debian or Ubuntu machine that reaches no package archive (README). --carry
+# (make deps-carry) fetches every LIB whatever is there: such a kit made here.
 set -u
 
 mode=

@@ -12,7 +12,7 @@
 # a row not finished by then is said to be so, never counted as passed. In OUT, at most
 # six files: summary.txt (every row: PASS, FAIL and why, UNFINISHED, NOT-RUN or SKIPPED, with
 # its seconds, exit and score; the counts and the times last), suite.log (the suite's own
-# output), build.log, probe.txt (the GPU), slowest.txt (the five slowest rows) and
+# output; suite.log.gz when long), build.log, probe.txt (the GPU), slowest.txt (the five slowest rows) and
 # rows-logs.tar.gz (the logs of every row that did not pass). Exit 0 when every row graded
 # passed and none was left unfinished or not run; 1 otherwise; 2 when nothing could be graded.
 set -u
@@ -57,6 +57,8 @@ for rows in "$first" "$rest"; do
     echo "== exit $?" >>"$out/suite.log"
 done
 suite_took=$(( $(elapsed) - build_done ))
+# A long log (every failing row prints its report) comes back compressed.
+[ "$(wc -c <"$out/suite.log")" -lt 4000000 ] || gzip -f "$out/suite.log"
 
 # ---- every row, from its verdict file (tests/gpu/grading.c) and its results.json
 : >"$out/failed.tmp"
