@@ -43,10 +43,10 @@ CPU_OUT := $(OUT)/cpu
 CPU_HEADERS := $(wildcard cpu/include/*.h cpu/include/*/*.h)
 # The kinds of hidden tests CPU mode runs (build/cpu/tests-KIND, below).
 CPU_TEST_KINDS := $(notdir $(KIND_DIRS))
-# The CUDA headers CPU mode does not emulate: each a header of one #error line
+# The CUDA headers CPU mode does not emulate (mma.h: cpu/include/mma.h, its names only): each a header of one #error line
 # in $(CPU_KIT)/refused/, found before a toolkit's own (which may sit in
 # /usr/local/include), so the compiler names the file, its line and the header.
-CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h mma.h cublas.h cublas_v2.h cublasLt.h \
+CPU_REFUSED_HEADERS := cuda_fp16.h cuda_bf16.h cublas.h cublas_v2.h cublasLt.h \
                        cufft.h curand.h curand_kernel.h cusparse.h cusolverDn.h nvrtc.h \
                        cuda/pipeline cuda/barrier cuda/annotated_ptr cuda_awbarrier.h
 
@@ -73,7 +73,7 @@ $(CPU_KIT)/runtime.o: cpu/runtime.cc cpu/runtime.h cpu/protocol.h kit/guard.h cp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) -c $< -o $@
-$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h kit/lab_launches.h $(LAUNCH_TABLE) | need-seccomp
+$(CPU_KIT)/worker.o: cpu/worker.cc cpu/runtime.h cpu/protocol.h kit/guard.h cpu/include/cuda_runtime.h kit/sandbox.h kit/tilelab.h kit/lab_launches.h kit/lab_exits.h $(LAUNCH_TABLE) | need-seccomp
 	@mkdir -p $(@D)
 	@echo "  CXX   $@"
 	$(Q)$(CPU_CXX) $(CPU_CXXFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
@@ -88,14 +88,18 @@ $(CPU_KIT)/switch.o: cpu/switch_x86_64.S
 $(CPU_KIT)/sandbox.o: kit/sandbox.c kit/sandbox.h | need-seccomp
 	@mkdir -p $(@D)
 	$(Q)gcc $(CFLAGS) $(SECCOMP_CFLAGS) -c $< -o $@
-$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o
+# A lab file's exit, abort, ... said in its reply (kit/lab_exits.c), exported with the runtime.
+$(CPU_KIT)/lab_exits.o: kit/lab_exits.c kit/lab_exits.h
+	@mkdir -p $(@D)
+	$(Q)gcc $(CFLAGS) -c $< -o $@
+$(CPU_KIT)/libtlcpu.a: $(CPU_KIT)/runtime.o $(CPU_KIT)/worker.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o $(CPU_KIT)/lab_exits.o
 	$(Q)rm -f $@
 	@echo "  AR    $@"
 	$(Q)ar rcs $@ $^
 # The worker: the runtime and no lab code, one program for every lab file.
 # -rdynamic exports the runtime (the access hooks, the CUDA calls, threadIdx)
 # to the lab file's library, which it maps inside its sandbox (cpu/worker.cc).
-CPU_WORKER_OBJS := $(CPU_KIT)/worker.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o
+CPU_WORKER_OBJS := $(CPU_KIT)/worker.o $(CPU_KIT)/runtime.o $(CPU_KIT)/switch.o $(CPU_KIT)/sandbox.o $(CPU_KIT)/check.o $(CPU_KIT)/lab_exits.o
 $(CPU_KIT)/worker: $(CPU_WORKER_OBJS) | need-seccomp
 	@echo "  LINK  $@"
 	$(Q)$(CPU_CXX) -rdynamic $(CPU_WORKER_OBJS) $(SECCOMP_LIBS) -ldl -lpthread -o $@

@@ -75,9 +75,13 @@ static volatile pid_t running_worker;   /* the worker of the request under way, 
  * (WORKER.so, which it maps inside its sandbox, cpu/worker.cc), else the worker. */
 static char code_path[4096 + 4];
 static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
-/* Per case. A kernel that never ends costs this once or twice: after two
- * cases time out, the rest are not run. */
+/* Per case, in seconds of CPU time of the busiest of the worker's threads (the worker
+ * counts it, cpu/worker.cc), so that a busy machine never makes a kernel late. A kernel that
+ * never ends costs this once or twice: after two cases time out, the rest are not run. A
+ * kernel that waits without running (a sleep) is stopped by the wall clock at WALL_BACKSTOP
+ * times it, far above any load an honest kernel meets. */
 static double timeout_s = 20;
+enum { WALL_BACKSTOP = 10 };
 static int timeouts;
 static uint64_t seed = 1;
 /* --nan-inf: one NaN in A and one +Inf in B of a matmul (the hidden test m09), which must reach C as IEEE says. */
@@ -96,6 +100,7 @@ typedef struct {
     char *report;
     char err[STDERR_KEEP];  /* the worker's stderr, its start */
     int exit_code, signal, timed_out;
+    double cpu_s;   /* timed out: the CPU seconds its busiest thread had used; 0: the wall clock's backstop */
 } reply;
 
 static int write_all(int fd, const void *p, size_t n)
@@ -180,13 +185,14 @@ static void start_worker(void)
         for (int fd = 3; fd < 64; fd++)
             close(fd);
         /* A clean environment: only what CPU mode itself reads. */
-        char threads[64] = "TILELAB_CPU_THREADS=0", nosb[64] = "TILELAB_CPU_NO_SANDBOX";
+        char threads[64] = "TILELAB_CPU_THREADS=0", nosb[64] = "TILELAB_CPU_NO_SANDBOX", deadline[64];
         const char *t = getenv("TILELAB_CPU_THREADS");
         if (t)
             snprintf(threads, sizeof threads, "TILELAB_CPU_THREADS=%s", t);
-        char *env[4] = {threads, NULL, NULL, NULL};
+        snprintf(deadline, sizeof deadline, "TILELAB_CPU_DEADLINE_S=%g", timeout_s);
+        char *env[4] = {threads, deadline, NULL, NULL};
         if (getenv("TILELAB_CPU_NO_SANDBOX"))
-            env[1] = nosb;
+            env[2] = nosb;
         execle(worker_abs, worker_abs, (char *)NULL, env);
         fprintf(stderr, "cannot start %s: %s\n", worker_path, strerror(errno));
         _exit(127);
@@ -223,7 +229,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
     char *buf = malloc(cap);
     char *fbuf = malloc(65536 + sizeof(tlc_frame));
     size_t flen = 0;   /* frame bytes read, not yet taken */
-    double deadline = now_s() + timeout_s;
+    double deadline = now_s() + timeout_s * WALL_BACKSTOP;
     int open_from = 1, open_err = 1, ended = 0, clean = 1, st = 0;
     while (!ended && clean && (open_from || open_err)) {
         struct pollfd p[2] = {{open_from ? worker_from : -1, POLLIN, 0}, {open_err ? worker_err : -1, POLLIN, 0}};
@@ -243,8 +249,8 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
             while (flen >= sizeof(tlc_frame) && !ended) {
                 tlc_frame f;
                 memcpy(&f, fbuf, sizeof f);
-                if (memcmp(f.magic, "TLC", 3) || (f.magic[3] != 'O' && f.magic[3] != 'E' && f.magic[3] != 'X') ||
-                    (f.magic[3] == 'X' && f.len != sizeof(int32_t)) || f.len > 65536) {
+                if (memcmp(f.magic, "TLC", 3) || (f.magic[3] != 'O' && f.magic[3] != 'E' && f.magic[3] != 'X' && f.magic[3] != 'T') ||
+                    ((f.magic[3] == 'X' || f.magic[3] == 'T') && f.len != sizeof(int32_t)) || f.len > 65536) {
                     clean = 0;   /* not the worker's: it is stopped */
                     break;
                 }
@@ -255,6 +261,10 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
                     int32_t s;
                     memcpy(&s, payload, sizeof s);
                     st = s, ended = 1;
+                } else if (f.magic[3] == 'T') {   /* the worker stopped it at its CPU deadline */
+                    int32_t ms;
+                    memcpy(&ms, payload, sizeof ms);
+                    r.timed_out = 1, r.cpu_s = ms / 1000.0;
                 } else if (f.magic[3] == 'O') {
                     if (len + f.len > cap) {
                         if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
@@ -372,7 +382,7 @@ static void symbolize(const char *report)
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x\t%x", &pcs[0], &pcs[1]);
         } else if (!strcmp(kindw, "oob") || !strcmp(kindw, "misaligned")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
-        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault")) {
+        } else if (!strcmp(kindw, "host") || !strcmp(kindw, "fault") || !strcmp(kindw, "ended")) {
             sscanf(l, "%*[^\t]\t%*[^\t]\t%x", &pcs[0]);
         } else if (!strcmp(kindw, "counter") || !strcmp(kindw, "access")) {
             sscanf(l, "%*[^\t]\t%x", &pcs[0]);
@@ -529,6 +539,8 @@ static int nksites;
 
 /* What the last report said beside findings: a refused call, host accesses. */
 static char forbidden[200];
+static char ended[220];
+static unsigned long allocated_count, allocated_bytes;   /* device allocations of the lab file's own */   /* the lab file's exit, abort or exception (kit/lab_exits.c): how */
 static int host_lines;
 
 /* "once", "4 times" */
@@ -546,6 +558,8 @@ static int read_report(const char *report, int keep_counters)
     int seen = 0;
     forbidden[0] = 0;
     host_lines = 0;
+    ended[0] = 0;
+    allocated_count = allocated_bytes = 0;
     symbolize(report);
     for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char line[4096];
@@ -601,6 +615,15 @@ static int read_report(const char *report, int keep_counters)
             else
                 seen++, add_finding("bounds", a->line, 0, "%s: %s code at %s touched an address no allocation holds (0x%s) (on a GPU: an illegal address)",
                         f[1], f[4], a->where, f[3]);
+        } else if (!strcmp(f[0], "allocated") && nf >= 3) {
+            allocated_count = strtoul(f[1], NULL, 10);
+            allocated_bytes = strtoul(f[2], NULL, 10);
+        } else if (!strcmp(f[0], "ended") && nf >= 2) {
+            const site *at = nf >= 3 ? site_of((unsigned)strtoul(f[2], NULL, 16)) : NULL;
+            snprintf(ended, sizeof ended, "%.150s%s%.60s", f[1], at && at->line ? " at " : "", at && at->line ? at->where : "");
+            for (char *p = ended; *p; p++)
+                if (*p < 0x20 || *p == 0x7f)
+                    *p = 0x3f;
         } else if (!strcmp(f[0], "forbidden") && nf >= 2) {
             char call[200];
             tl_sandbox_describe(atoi(f[1]), call, sizeof call);
@@ -720,7 +743,8 @@ static void branches_run(branch_record *r, const char *worker)
     reply w = run_worker(TL_OP_SPARSE, s.m, s.n, s.k, TLC_TRACE_BRANCHES, 0, in, n_in, n_out);
     memcpy(worker_abs, saved, sizeof saved);
     if (w.timed_out)
-        snprintf(r->why, sizeof r->why, "still running after %.0f s", timeout_s);
+        snprintf(r->why, sizeof r->why, "still running after %.0f s of %s time", w.cpu_s ? timeout_s : timeout_s * WALL_BACKSTOP,
+                 w.cpu_s ? "CPU" : "wall-clock");
     else if (!w.ran)
         snprintf(r->why, sizeof r->why, "the worker ended before replying (%.200s)", w.err);
     else if (w.missing)
@@ -989,7 +1013,11 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     if (w.timed_out) {
         timeouts++;
         snprintf(r->verdict, sizeof r->verdict, "timed out");
-        snprintf(r->message, sizeof r->message, "still running after %.0f s: a loop that never ends?", timeout_s);
+        if (w.cpu_s)
+            snprintf(r->message, sizeof r->message, "still running after %.0f s of CPU time: a loop that never ends?", timeout_s);
+        else   /* the wall clock's backstop: it ran little, and waited */
+            snprintf(r->message, sizeof r->message, "still running after %.0f s: waiting on something that never comes?",
+                     timeout_s * WALL_BACKSTOP);
     } else if (!w.ran && w.exit_code == 3) {
         snprintf(r->verdict, sizeof r->verdict, "unsupported");
         snprintf(r->message, sizeof r->message, "%s", first_err);
@@ -1004,6 +1032,10 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         else
             snprintf(r->message, sizeof r->message, "the worker ended (status %d) before replying%s%s", w.exit_code,
                      first_err[0] ? ": " : "", first_err);
+    } else if (ended[0]) {
+        snprintf(r->verdict, sizeof r->verdict, "ended");
+        snprintf(r->message, sizeof r->message, "your code %s: the test stopped there, as at a crash; return from "
+                 "the launch function instead of ending the program", ended);
     } else if (w.missing) {
         snprintf(r->verdict, sizeof r->verdict, "missing");
         snprintf(r->message, sizeof r->message, "the lab file defines no launch function for this case");
@@ -1014,6 +1046,11 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
         snprintf(r->verdict, sizeof r->verdict, "refused");
         snprintf(r->message, sizeof r->message, "host code read or wrote device memory (on a GPU: a crash); "
                  "the work must happen in a kernel");
+    } else if (op == TL_OP_INPLACE && allocated_count) {
+        snprintf(r->verdict, sizeof r->verdict, "wrong");
+        snprintf(r->message, sizeof r->message, "your code allocated device memory while it ran (%lu allocations, "
+                 "%lu bytes): in place means no second buffer; swap each tile pair through shared memory, in the "
+                 "matrix you are given (handout: Part 2)", allocated_count, allocated_bytes);
     } else if (w.status) {
         snprintf(r->verdict, sizeof r->verdict, "error");
         snprintf(r->message, sizeof r->message, "%s (%d) from the launch", status_name(w.status), w.status);
@@ -1771,7 +1808,7 @@ static int known_sparse_unit(const char *u)
 
 /* Lab 7: two kernels, the rubric's units dense and sparse; then the branches case, the
  * student's kernel beside the wide-tile contrast. */
-static int sparse_cases(const options *o)
+static int sparse_cases(const options *o, char *cshape, size_t len)
 {
     static const char *const zeros[] = {"no zeros", "all zero", "zero K-blocks", "zero values", "changing along K"};
     const char *unit = o->unit;
@@ -1811,6 +1848,23 @@ static int sparse_cases(const options *o)
                 run_and_print(TL_OP_SPARSE, cases[i].s.m, cases[i].s.n, cases[i].s.k, 0, "sparse %dx%dx%d (B %s)",
                               cases[i].s.m, cases[i].s.k, cases[i].s.n, zeros[cases[i].z]);
             }
+    }
+    /* The memory counters of each part's kernel (the --unit's, else both), as
+     * lab 4's: bank conflicts, sectors and widths per line; the sparse kernel
+     * with half its K-blocks zero, so the lines it skips show as such. */
+    tl_mm_shape c = {256, 256, 256};
+    if (o->counters_shape && tl_parse_mm_shape(o->counters_shape, &c)) { usage(stderr); return 2; }
+    if (!o->no_counters) {
+        snprintf(cshape, len, "%dx%dx%d", c.m, c.k, c.n);
+        if (!unit || !strcmp(unit, "dense"))
+            run_and_print(TL_OP_MATMUL, c.m, c.n, c.k, 1, "dense %s (counters)", cshape);
+        if (!unit || !strcmp(unit, "sparse")) {
+            tl_sparsity asked = sparsity;
+            double asked_density = density;
+            sparsity = TL_SPARSE_BLOCKS, density = 0.5;
+            run_and_print(TL_OP_SPARSE, c.m, c.n, c.k, 1, "sparse %s (counters)", cshape);
+            sparsity = asked, density = asked_density;
+        }
     }
     if (sparse && !o->no_branches && (o->json_path || o->branches_option)) {
         static char beside[4096 + 64];
@@ -1936,7 +1990,7 @@ int main(int argc, char **argv)
     else if (!strcmp(kind, "supersteps"))
         status = supersteps_cases(&o);
     else if (!strcmp(kind, "sparse"))
-        status = sparse_cases(&o);
+        status = sparse_cases(&o, cshape, sizeof cshape);
     else if (own) {
         int n = o.n_only ? o.n_only : own->n_default;
         run_and_print(own->op, n, 0, 0, 0, "%s n=%d", own->label, n);

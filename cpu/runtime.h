@@ -32,6 +32,8 @@ void tlc_start(void);
  * addresses as offsets into the file that holds the lab's code (cpu/judge.c
  * reads them): the lab file's library (tlc_set_code), else this program. */
 void tlc_write_report(FILE *out);
+/* The allocations made so far are the worker's own: the report counts the ones after. */
+void tlc_mark_allocations(void);
 
 int tlc_in_kernel(void);
 int tlc_is_stack(uintptr_t addr);

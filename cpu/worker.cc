@@ -25,8 +25,15 @@
 #include "runtime.h"
 #include "sandbox.h"
 #include "lab_launches.h"
+#include "lab_exits.h"
+
+#include <cxxabi.h>
+#include <exception>
+#include <typeinfo>
+#include <sys/syscall.h>
 
 #include <cuda_runtime.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +47,7 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The launch functions the lab file defines (the others stay NULL). */
@@ -74,6 +82,36 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
+/* The worker's own end: _exit is kit/lab_exits.c's once the lab file is mapped,
+ * which would report it as the file's. */
+static void leave(int code) __attribute__((noreturn));
+static void leave(int code)
+{
+    for (;;)
+        syscall(SYS_exit_group, code);
+}
+
+/* The lab file ended the process (exit, abort: kit/lab_exits.c) or threw out
+ * of its launch function: reply with how, then end, as a crash would. */
+static void on_ending(const char *what, const void *caller)
+{
+    if (__atomic_exchange_n(&replied, 1, __ATOMIC_SEQ_CST))
+        for (;;)
+            pause();
+    char text[204], report[256];
+    snprintf(text, sizeof text, "%.200s", what);
+    for (char *p = text; *p; p++)
+        if (*p == '\t' || *p == '\n')
+            *p = ' ';
+    /* Where: the caller's return address as an offset into the lab file's code, which
+     * the check turns into FILE:LINE (cpu/judge.c symbolize); 0 when none. */
+    int n = snprintf(report, sizeof report, "ended\t%s\t%x\n", text, caller ? tlc_pc_offset((uintptr_t)caller) : 0u);
+    tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
+    write_all(reply_fd, &r, sizeof r);
+    write_all(reply_fd, report, (size_t)n);
+    leave(0);
+}
+
 /* A kernel touched an address no allocation holds (the GPU's illegal
  * address): reply with where, then end. Async-signal-safe calls only. */
 static void on_fault(int sig, siginfo_t *info, void *uc_)
@@ -90,7 +128,7 @@ static void on_fault(int sig, siginfo_t *info, void *uc_)
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorIllegalAddress, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
-    _exit(0);
+    leave(0);
 }
 
 /* A call the sandbox stopped: reply with its number, then end. The call did not happen. */
@@ -105,7 +143,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc)
     tlc_reply r = {{'T', 'L', 'C', 'R'}, cudaErrorUnknown, 0, 0, (uint32_t)n};
     write_all(reply_fd, &r, sizeof r);
     write_all(reply_fd, report, (size_t)n);
-    _exit(0);
+    leave(0);
 }
 
 /* The lab file's library: this program's path + ".so" (cpu/cpu.mk). */
@@ -181,6 +219,7 @@ static int run(const tlc_request &q, float *in)
     cudaMemcpy(d_in, in, n_first * sizeof(float), cudaMemcpyHostToDevice);
     if (d_bt)
         cudaMemcpy(d_bt, in + n_first, (q.n_in - n_first) * sizeof(float), cudaMemcpyHostToDevice);
+    tlc_mark_allocations();
     if (inplace)
         d_out = d_in;
     else   /* a signalling NaN: a kernel that writes nothing fails, and says so */
@@ -209,6 +248,7 @@ static int run(const tlc_request &q, float *in)
         fprintf(stderr, "CPU worker: could not enter the sandbox: %s\n", why);
         return 2;
     }
+    tl_lab_ending = on_ending;   /* its exit, _exit, abort, ... from here on: kit/lab_exits.c */
     /* Nothing of the lab file has run before this line. */
     if (lab_load(why, sizeof why) != 0) {
         fprintf(stderr, "CPU worker: %s\n", why);
@@ -227,8 +267,27 @@ static int run(const tlc_request &q, float *in)
     const int args[3] = {q.a, q.b, q.c};
     int missing = q.op < 0 || q.op >= TL_OP_WARM || !tl_lab_launch_defined(&lab, (unsigned)q.op) ||
                   (layout == TL_CPU_TWO_ALLOCS && !d_bt);
-    if (!missing)
-        tl_lab_launch_call(&lab, (unsigned)q.op, p[0], p[1], p[2], args);
+    if (!missing) {
+        char what[200] = "";
+        try {
+            tl_lab_launch_call(&lab, (unsigned)q.op, p[0], p[1], p[2], args);
+        } catch (const std::exception &e) {
+            int st = -1;
+            char *type = abi::__cxa_demangle(typeid(e).name(), NULL, NULL, &st);
+            snprintf(what, sizeof what, "threw %.50s (\"%.70s\") out of %.40s", st == 0 && type ? type : typeid(e).name(),
+                     e.what(), tl_launch_names[q.op]);
+            free(type);
+        } catch (...) {
+            std::type_info *t = abi::__cxa_current_exception_type();
+            int st = -1;
+            char *type = t ? abi::__cxa_demangle(t->name(), NULL, NULL, &st) : NULL;
+            snprintf(what, sizeof what, "threw %.80s out of %.40s", st == 0 && type ? type : "an exception",
+                     tl_launch_names[q.op]);
+            free(type);
+        }
+        if (what[0])
+            on_ending(what, NULL);
+    }
     cudaError_t err = cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();
     fflush(stdout);
@@ -246,13 +305,61 @@ static int run(const tlc_request &q, float *in)
         write_all(reply_fd, report, report_len))
         return 2;
     fflush(stderr);
-    _exit(0);   /* the pool's threads are still parked */
+    leave(0);   /* the pool's threads are still parked */
 }
 
 static int frame(int fd, char type, const void *p, uint32_t len)
 {
     tlc_frame f = {{'T', 'L', 'C', type}, len};
     return write_all(fd, &f, sizeof f) || (len && write_all(fd, p, len)) ? -1 : 0;
+}
+
+/*
+ * The CPU time of a request's busiest thread, in seconds: what its deadline counts. The
+ * kernel's blocks run on the runtime's pool of threads, so the busiest one's CPU time is the
+ * wall time the kernel took on a quiet machine, and on a busy one it stays what the kernel
+ * needed, however long other programs held the cores. Read from /proc (per thread; the child's
+ * code cannot reach this process or its view); without /proc, the whole child's CPU clock, which
+ * is never less. -1 when neither can be read (the child has gone).
+ */
+static double busiest_thread_cpu_s(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) {
+        clockid_t clock;
+        struct timespec t;
+        if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0)
+            return -1;
+        return t.tv_sec + t.tv_nsec * 1e-9;
+    }
+    static long ticks;
+    if (!ticks)
+        ticks = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+    double busiest = -1;
+    for (struct dirent *d; (d = readdir(tasks));) {
+        if (d->d_name[0] == '.')
+            continue;
+        char stat_path[128], text[1024];
+        snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%.20s/stat", (int)pid, d->d_name);
+        int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        text[n] = '\0';
+        /* After the name's closing parenthesis: state (field 3) ... utime (14), stime (15). */
+        const char *p = strrchr(text, ')');
+        unsigned long long utime = 0, stime = 0;
+        if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2 &&
+            (double)(utime + stime) / ticks > busiest)
+            busiest = (double)(utime + stime) / ticks;
+    }
+    closedir(tasks);
+    return busiest;
 }
 
 /*
@@ -267,6 +374,11 @@ static int frame(int fd, char type, const void *p, uint32_t len)
  */
 int main(void)
 {
+    /* Seconds of CPU time in one thread before a request's child is stopped (0: never here;
+     * the check's wall clock, far later, still stops it). */
+    const char *deadline_text = getenv("TILELAB_CPU_DEADLINE_S");
+    double deadline_s = deadline_text ? atof(deadline_text) : 0;
+    unsetenv("TILELAB_CPU_DEADLINE_S");   /* the kit's, not the lab file's */
     int to_check = dup(1);
     dup2(2, 1);
     for (;;) {
@@ -313,9 +425,23 @@ int main(void)
         close(out[1]);
         close(err[1]);
         int open_out = 1, open_err = 1;
+        double used_s = 0;
+        int stopped = 0;   /* killed here at its CPU deadline */
         while (open_out || open_err) {
             struct pollfd p[2] = {{open_out ? out[0] : -1, POLLIN, 0}, {open_err ? err[0] : -1, POLLIN, 0}};
-            if (poll(p, 2, -1) < 0) {
+            /* A thread's CPU time grows no faster than the wall clock: until the deadline's
+             * remainder has passed on it, none can have reached the deadline. */
+            int wait_ms = -1;
+            if (deadline_s > 0 && !stopped) {
+                used_s = busiest_thread_cpu_s(pid);
+                if (used_s >= deadline_s) {
+                    kill(pid, SIGKILL);   /* its pipes close: the loop ends */
+                    stopped = 1;
+                } else {
+                    wait_ms = (int)((deadline_s - (used_s > 0 ? used_s : 0)) * 1000) + 20;
+                }
+            }
+            if (poll(p, 2, wait_ms) < 0) {
                 if (errno == EINTR)
                     continue;
                 return 2;
@@ -338,7 +464,9 @@ int main(void)
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        int32_t ended = status;
+        int32_t ended = status, used_ms = (int32_t)(used_s * 1000);
+        if (stopped && frame(to_check, 'T', &used_ms, sizeof used_ms))
+            return 2;
         if (frame(to_check, 'X', &ended, sizeof ended))
             return 2;
     }

@@ -75,6 +75,18 @@ static int metric_index(const char *name, int *sub)
     return -1;
 }
 
+/* A time in ncu's unit ("nsecond", "usecond", "msecond", "second") in ms; -1: a unit not known. */
+static double duration_ms(double v, const char *unit)
+{
+    static const struct { const char *unit; double ms; } units[] = {
+        {"nsecond", 1e-6}, {"ns", 1e-6}, {"usecond", 1e-3}, {"us", 1e-3}, {"msecond", 1}, {"ms", 1},
+        {"second", 1e3}, {"s", 1e3}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(unit, units[i].unit))
+            return v * units[i].ms;
+    return -1;
+}
+
 int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
@@ -85,7 +97,7 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     }
     char line[LINE_LEN], last_id[64] = "";
     char *fields[MAX_FIELDS];
-    int id_col = -1, kernel_col = -1, name_col = -1, value_col = -1;
+    int id_col = -1, kernel_col = -1, name_col = -1, value_col = -1, unit_col = -1;
     unsigned seen = 0;
     /* Tensor sub-pipes, per kernel, until we know whether the parent metric came too. */
     double tensor_subs[TL_MAX_KERNELS + 1] = {0};
@@ -101,11 +113,18 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
                 else if (!strcmp(fields[i], "Kernel Name")) kernel_col = i;
                 else if (!strcmp(fields[i], "Metric Name")) name_col = i;
                 else if (!strcmp(fields[i], "Metric Value")) value_col = i;
+                else if (!strcmp(fields[i], "Metric Unit")) unit_col = i;
             }
             continue;
         }
         if (name_col >= n || value_col >= n)
             continue;
+        if (!strcmp(fields[name_col], TL_DURATION_METRIC)) {
+            double ms = duration_ms(parse_value(fields[value_col]), unit_col >= 0 && unit_col < n ? fields[unit_col] : "");
+            if (ms >= 0)
+                c->duration_ms += ms, c->has_duration = 1;
+            continue;
+        }
         int sub, m = metric_index(fields[name_col], &sub);
         if (m < 0)
             continue;

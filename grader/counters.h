@@ -22,7 +22,14 @@
     "smsp__sass_branch_targets_threads_divergent.sum,"          \
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"      \
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"      \
-    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,"      \
+    TL_DURATION_METRIC
+
+/* The profiled launch's own GPU time: ncu's pass for it runs the kernel as a
+ * timed launch does (cold caches, clocks not locked), so a request's counted
+ * time can be set beside the time the measurement took for it (score.c:
+ * a kernel that runs other code when a profiler is in its process). */
+#define TL_DURATION_METRIC "gpu__time_duration.sum"
 
 /* A warp of 32 threads each touching one float moves 128 bytes: 4 sectors of 32. */
 #define TL_IDEAL_SECTORS_PER_REQUEST 4.0
@@ -69,6 +76,9 @@ typedef struct {
     int has_tensor;
     /* FP32 adds and multiplies the threads executed: arithmetic an FMA count does not see. */
     double fadd, fmul;
+    /* The profiled kernels' GPU time, summed, in ms (has_duration: ncu reported it). */
+    double duration_ms;
+    int has_duration;
     int missing;                          /* required metrics absent from the file */
     /* Each kernel on its own, in the order first seen (judged per kernel: tl_counters_weighted). */
     int nkernels;

@@ -1,21 +1,31 @@
 /*
- * inspect.c — the static checks of a lab file, before it is linked into the
- * grader's harness. An allow-list, not a deny-list: a lab file may call only
- * what nvcc's launch code, the error checks and math functions need, and may
- * include only its public headers; everything else is refused by name.
+ * inspect.c — the static checks of a lab file, before anything of it runs.
+ * Only what a static read alone can see: what the file is built from (its
+ * includes), library code that would do the lab's work (thrust, CUB, cuBLAS,
+ * ... compiled in or called), code it would load or compile at run time (which
+ * no inspection could read), tensor-core instructions in a kernel its host code
+ * launches where the lab is FP32, static device scratch, and global names that
+ * collide with the worker's. Everything else its host code does (printing,
+ * allocating, exit, streams, textures, exceptions, raw system calls) is judged at
+ * run time: the lab file is mapped only inside the worker's sandbox
+ * (kit/sandbox.c), which stops what may not happen, and the judge measures what
+ * did (kit/remote.cu). The verdict depends on no host compiler's habits: a
+ * static initialiser (iostream's, under g++ 12) is code like any other, run
+ * inside the sandbox.
  *
  *   build/tools/inspect [--object student.o] [--ptx student.ptx]
  *                       [--deps student.d --source student.cu...] [--public PATH]...
  *                       [--cuda-home DIR] [--system DIR]... [--allow PATTERN]... [--rubric FILE]
  *
  *   --object FILE    the file as nvcc -c compiled it (a host ELF64 relocatable). Checks
- *                    that every outside symbol the file's reachable host code or data uses
- *                    is on the allow-list (calls:; code nvcc generates that no launch can
+ *                    that no outside symbol the file's reachable host code or data uses is
+ *                    a library that does the lab's work or a way to load code at run time
+ *                    (calls:, the refusals below; code nvcc generates that no launch can
  *                    reach, such as the host copy of a __device__ function, is not judged),
- *                    that atexit is called only from nvcc's own registration function
- *                    (calls:), that nothing runs before or after main but that function
- *                    (startup:), and that no global name it defines collides with the
- *                    worker's link (defines:; see --link-symbols).
+ *                    that nvcc's registration entry points are called from nvcc's own
+ *                    registration code only (calls:), and that no global name it defines
+ *                    collides with the worker's link (defines:; see --link-symbols). It also
+ *                    tells which kernels the host code can launch, for --ptx.
  *   --link-symbols FILE  "NAME WHERE" lines: every name the worker's program defines or
  *                    imports besides the lab file (mk/kit.mk writes it from the link).
  *   --source-includes FILE  before the build: no #include of the file names a device file
@@ -24,8 +34,11 @@
  *                    the toolkit's and the system's (a compiler error would quote it); only
  *                    stat() and realpath() are called on them.
  *   --ptx FILE       nvcc -ptx of the file: no kernel or device function of thrust, CUB,
- *                    CUTLASS, ... compiled into it, and no device-side call but printf and
- *                    assert (ptx:).
+ *                    CUTLASS, ... compiled into it, no device-side call but printf and
+ *                    assert, no static device memory past the rubric's limit, and (rubric:
+ *                    arithmetic fp32) no tensor-core instruction in a kernel the host code
+ *                    launches, or in a function such a kernel calls (ptx:). Without --object
+ *                    every kernel counts as launched.
  *   --deps FILE      make-style dependencies of the file (nvcc -M, or -MD -MF): each must be
  *   --source FILE    the file itself, a --public header, under the toolkit's include folders
  *                    or a system folder (includes:). Relative paths in FILE are read from the
@@ -35,18 +48,20 @@
  *   --cuda-home DIR  the toolkit: DIR/include and DIR/targets/(any)/include are allowed
  *                    (default $CUDA_HOME, else /usr/local/cuda).
  *   --system DIR     one more system header folder (always: /usr/include, /usr/lib/gcc).
- *   --allow PATTERN  one more undefined symbol a lab file may have, a shell pattern
- *                    ("cudaMemset*"), beside the built-in list (allowed_calls below).
+ *   --allow PATTERN  a call the refusals below would refuse that this lab allows, a shell
+ *                    pattern ("cublas*").
  *   --rubric FILE    the lab's rubric: its `allowed_calls PATTERN...` line, when it has one,
  *                    adds patterns as --allow does.
  *   --source, --public, --system, --allow and --rubric may repeat; at least one of --object,
  *   --ptx, --deps is needed.
  *
  * Output: one finding per line on stdout, `KIND: NAME: sentence`, KIND one of includes,
- * ptx, startup, calls, defines (in that order: causes first); NAME a symbol, a library or a
+ * ptx, calls, defines (in that order: causes first); NAME a symbol, a library or a
  * path, never holding ": ".
  * Nothing at all when the file is clean.
- * Exit status: 0 clean, 1 something is not allowed, 2 cannot run (why, on stderr).
+ * Exit status: 0 clean, 1 something is not allowed, 2 cannot run (why, on stderr). It
+ * takes time and memory in proportion to the file (many thousands of functions read in
+ * seconds); ./grade runs it under the build's limits all the same.
  */
 #define _DEFAULT_SOURCE   /* realpath, strdup, open_memstream */
 #include <elf.h>
@@ -63,105 +78,62 @@
 #include <unistd.h>
 
 #include "launches.h"
+#include "paths.h"
 
 enum { EXIT_CLEAN = 0, EXIT_REFUSED = 1, EXIT_CANNOT_RUN = 2 };
 
-/* ---- the allow-list: data ------------------------------------------------ */
+/* ---- what a call may not be: data ------------------------------------------ */
 
-/* Undefined symbols a lab file may have, as shell patterns. Measured with nvcc
- * 13.0 (-O3 -lineinfo -std=c++17) on every solution and skeleton; the rest is
- * what a launch function legitimately calls. A rubric extends it
- * (allowed_calls), never shrinks it. */
-static const char *const allowed_calls[] = {
-    /* nvcc's generated registration and launch code */
-    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
-    "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaPushCallConfiguration",
-    "__cudaPopCallConfiguration", "__cudaLaunchKernel", "__cudaGetKernel", "__cudaInitModule",
-    /* what g++ emits on its own: guards of function statics (nvcc's launch stubs
-     * have one), unwinding, the stack protector, struct copies */
-    "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__gxx_personality_v0",
-    "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch", "__cxa_call_terminate",
-    "_ZSt9terminatev", "__stack_chk_fail", "memcpy", "memmove", "memset",
-    /* a host assert() that fails crashes its own test, which the grader reports */
-    "__assert_fail",
-    /* data, not calls: what registers through __dso_handle (__cxa_atexit) is refused */
-    "__dso_handle", "_GLOBAL_OFFSET_TABLE_",
-    /* the CUDA runtime calls a launch legitimately makes */
-    "cudaGetLastError", "cudaPeekAtLastError", "cudaDeviceSynchronize", "cudaStreamSynchronize",
-    "cudaGetErrorString", "cudaGetErrorName", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
-    "cudaFuncSetCacheConfig", "cudaOccupancy*", "cudaGetDevice", "cudaDeviceGetAttribute",
-    "cudaGetDeviceProperties*", "cudaLaunchKernel*",
-    /* the kit's own checks (kit/check.h) */
-    "tl_check_cuda", "tl_host_floats",
-    /* atexit is checked apart: only nvcc's registration function may call it */
-};
-
-/* libm functions a launch may call on the host: each in double, float (f)
- * and long double (l). */
-static const char *const allowed_math[] = {
-    "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
-    "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-    "erf", "erfc", "tgamma", "lgamma", "fabs", "fmin", "fmax", "fma", "fmod", "fdim",
-    "remainder", "floor", "ceil", "round", "lround", "llround", "trunc", "rint", "lrint",
-    "llrint", "nearbyint", "copysign", "ldexp", "frexp", "modf", "scalbn", "ilogb", "logb",
-};
-
-/* nvcc's static initialiser: registers the file's kernels, then its
- * unregistration with atexit. The one constructor a lab file may have. */
-#define NVCC_STATIC_INIT "_ZL24__sti____cudaRegisterAllv"
-
-/* Why a refused symbol is refused, and what to do instead; the first row whose
- * patterns (space-separated) match wins. Only the wording: what is allowed is
- * allowed_calls alone. */
+/* What the host code of a lab file may do is the sandbox's to decide, at run
+ * time (kit/sandbox.c): printing, host allocation, exit, streams, events,
+ * textures, symbol copies, memsets, C++ exceptions and containers are all
+ * allowed here, and a forbidden system call, an exit or a crash costs the
+ * request it happens in. What stays static is what only a static read can
+ * see: a library that does the lab's work (its kernels or its calls look
+ * like the file's own to every run-time measure but the counters), and code
+ * loaded at run time, which no inspection of this file could read. A call is
+ * refused when it matches one of these rows; the first row that matches gives
+ * the reason. A rubric's allowed_calls (or --allow) lifts a row for one name. */
 #define NEXT_KERNEL "do the work in a kernel of your own, launched from the launch function"
 static const struct refusal {
     const char *patterns, *why, *next;
 } refusals[] = {
-    {"dlopen dlmopen dlsym dlvsym dlclose dlerror dladdr* dlinfo",
-     "loads code at run time (a library reached through dlopen is still a library)", NEXT_KERNEL},
+    {"dlopen dlmopen dlsym dlvsym", "loads a library at run time (a library reached through dlopen is still a "
+     "library, and its code is none the inspector read)", NEXT_KERNEL},
     {"cublas*", "calls cuBLAS", NEXT_KERNEL},
     {"cusparse*", "calls cuSPARSE", NEXT_KERNEL},
     {"cufft*", "calls cuFFT", NEXT_KERNEL},
     {"cusolver*", "calls cuSOLVER", NEXT_KERNEL},
     {"curand*", "calls cuRAND", NEXT_KERNEL},
     {"npp*", "calls NPP", NEXT_KERNEL},
-    {"nvrtc* nvJitLink* nvPTXCompiler*", "compiles code at run time", NEXT_KERNEL},
     {"cudnn* cutensor*", "calls a CUDA library", NEXT_KERNEL},
-    {"cudaMemcpy*", "copies memory with the CUDA runtime instead of a kernel of yours", NEXT_KERNEL},
-    {"cudaMemset*", "fills memory with the CUDA runtime instead of a kernel of yours", NEXT_KERNEL},
-    {"cudaMalloc* cudaFree* cudaHostAlloc cudaHostRegister cudaMemPool* cudaMallocAsync",
-     "allocates or frees memory: no lab needs scratch memory (lab 5's transpose works in place)",
-     "work in the buffers the launch function is given"},
-    {"cuda*", "is a CUDA runtime call that a launch does not need",
-     "call only what launching and checking a kernel needs (cudaGetLastError, cudaDeviceSynchronize, ...)"},
-    {"cu[A-Z]*", "calls the CUDA driver API", NEXT_KERNEL},
-    {"fork vfork clone* exec* system popen posix_spawn*", "starts another program",
-     "remove it: a lab file only launches its kernels"},
-    {"open open64 openat* creat* fopen* freopen* fdopen fileno write writev pwrite* fwrite read readv "
-     "pread* fread fputs fputc fflush fclose close dup* unlink* remove rename* mkdir*",
-     "reads or writes files", "remove it: a lab file only launches its kernels"},
-    {"syscall ptrace prctl ioctl", "makes a raw system call", "remove it: a lab file only launches its kernels"},
-    {"signal sigaction sigprocmask raise kill alarm setitimer", "handles or sends signals",
-     "remove it: a lab file only launches its kernels"},
-    {"mmap* munmap mprotect mremap madvise", "maps memory or changes its protection",
-     "remove it: a lab file only launches its kernels"},
-    {"getenv secure_getenv setenv unsetenv putenv clearenv",
-     "reads or changes environment variables (the grader's settings)",
-     "remove it: a lab file only launches its kernels"},
-    {"pthread_* thrd_* _ZNSt6thread*", "starts or manages threads", "remove it: a lab file only launches its kernels"},
-    {"exit _exit _Exit abort quick_exit", "ends the process, so the grader would lose the test's result",
-     "return from the launch function instead"},
-    {"atexit at_quick_exit on_exit __cxa_atexit __cxa_thread_atexit*",
-     "registers code that runs when the program ends, outside the launch function (a destructor of a "
-     "global or static object does this too)",
-     "do all the work inside the launch function, and keep no objects with destructors"},
-    {"malloc calloc realloc free aligned_alloc posix_memalign _Znw* _Zna* _Zdl* _Zda*",
-     "allocates or frees host memory (malloc, new, a std container): a launch function needs none",
-     "keep launch parameters in plain variables"},
-    {"printf puts putchar vprintf __printf_chk __fprintf_chk _ZSt4cout _ZSt4cerr _ZNSo* _ZStlsI*",
-     "prints from the host: the grader's output is its own",
-     "remove the print before you grade (printf inside a kernel is fine)"},
+    {"nvrtc* nvJitLink* nvPTXCompiler* cuLink*", "compiles device code at run time, which the inspector cannot read",
+     NEXT_KERNEL},
+    {"cuModuleLoad* cuLibraryLoad* cudaLibraryLoad* cuModuleGetFunction cuLibraryGetKernel cudaLibraryGetKernel",
+     "loads a CUDA module at run time, whose kernels the inspector cannot read", NEXT_KERNEL},
+    {"cuGetProcAddress* cudaGetDriverEntryPoint*",
+     "looks up CUDA driver functions by name at run time (as dlsym does)", NEXT_KERNEL},
 };
+
+/* nvcc's registration entry points: its own static initialiser calls them to
+ * register the file's one module. Called from anywhere else, they register a
+ * second module (a fat binary embedded as data) whose kernels no inspection
+ * read: refused by name here, and by effect at run time (its memory and its
+ * tensor-pipe work are measured). */
+static const char *const registration_calls =
+    "__cudaRegisterFatBinary __cudaRegisterFatBinaryEnd __cudaRegisterFunction __cudaRegisterVar "
+    "__cudaRegisterManagedVar __cudaRegisterTexture __cudaRegisterSurface __cudaRegisterLinkedBinary* "
+    "__cudaInitModule __cudaUnregisterFatBinary";
+
+/* nvcc's static initialiser: it registers the file's kernels and variables
+ * (its registration callback is inlined into it, or a function named
+ * __nv_cudaEntityRegisterCallback). */
+#define NVCC_STATIC_INIT "_ZL24__sti____cudaRegisterAllv"
+static int nvcc_registration(const char *name)
+{
+    return !strcmp(name, NVCC_STATIC_INIT) || strstr(name, "__nv_cudaEntityRegisterCallback") ||
+           strstr(name, "__cudaUnregisterBinaryUtil") || strstr(name, "__nv_save_fatbinhandle_for_managed_rt");
+}
 
 /* What inspect reads of the lab's rubric (grader/rubric.c checks the same lines). */
 static struct {
@@ -305,17 +277,6 @@ static const char *readable(const char *symbol)
     return buf;
 }
 
-/* The compiler names a file's global initialiser after the (temporary) file:
- * the finding names it without that part, so it reads the same every run. */
-static const char *stable_name(const char *symbol)
-{
-    if (!strncmp(symbol, "_GLOBAL__sub_I", 14))
-        return "_GLOBAL__sub_I";
-    if (!strncmp(symbol, "_GLOBAL__sub_D", 14))
-        return "_GLOBAL__sub_D";
-    return symbol;
-}
-
 /* ---- the object file (ELF64, read with <elf.h>) ---------------------------- */
 
 typedef struct {
@@ -426,63 +387,27 @@ static void each_relocation(const elf_object *o, size_t target, relocation_visit
     }
 }
 
-/* nvcc's static initialiser, or NULL when the file has none. */
-static const Elf64_Sym *nvcc_static_init(const elf_object *o)
-{
-    for (size_t i = 1; i < o->nsymbols; i++)
-        if (ELF64_ST_TYPE(o->symbols[i].st_info) == STT_FUNC && o->symbols[i].st_shndx != SHN_UNDEF &&
-            !strcmp(symbol_name(o, i), NVCC_STATIC_INIT))
-            return &o->symbols[i];
-    return NULL;
-}
-
-/* The function a relocation points at: its symbol's name, or for a section
- * symbol the function defined at that offset of the section. */
-static const char *relocation_target(const elf_object *o, const Elf64_Rela *r)
-{
-    size_t index = ELF64_R_SYM(r->r_info);
-    if (index >= o->nsymbols)
-        return "(a bad symbol index)";
-    const Elf64_Sym *sym = &o->symbols[index];
-    if (ELF64_ST_TYPE(sym->st_info) != STT_SECTION)
-        return symbol_name(o, index);
-    for (size_t i = 1; i < o->nsymbols; i++) {
-        const Elf64_Sym *f = &o->symbols[i];
-        if (ELF64_ST_TYPE(f->st_info) == STT_FUNC && f->st_shndx == sym->st_shndx &&
-            f->st_value == (Elf64_Addr)r->r_addend)
-            return symbol_name(o, i);
-    }
-    return sym->st_shndx < o->nsections ? section_name(o, sym->st_shndx) : "(an unnamed section)";
-}
-
-/* ---- check 1: undefined symbols ------------------------------------------ */
+/* ---- check 1: calls that do the lab's work, or load code ------------------ */
 
 static int is_allowed_call(const char *name, const list *extra)
 {
-    for (size_t i = 0; i < sizeof allowed_calls / sizeof *allowed_calls; i++)
-        if (fnmatch(allowed_calls[i], name, 0) == 0)
-            return 1;
-    for (size_t i = 0; i < sizeof allowed_math / sizeof *allowed_math; i++) {
-        size_t len = strlen(allowed_math[i]);
-        if (!strncmp(name, allowed_math[i], len) && (!name[len] || !strcmp(name + len, "f") || !strcmp(name + len, "l")))
-            return 1;
-    }
     for (size_t i = 0; i < extra->n; i++)
         if (fnmatch(extra->items[i], name, 0) == 0)
             return 1;
     return 0;
 }
 
-static void refuse_call(const char *name, const char *context)
+/* The refusal row a call matches, or NULL when the call is the run time's to judge. */
+static const struct refusal *refusal_of(const char *name)
 {
-    const char *why = "is not on the allow-list of a lab file (nvcc's launch code, CUDA error checks, math functions)";
-    const char *next = NEXT_KERNEL;
     for (size_t i = 0; i < sizeof refusals / sizeof *refusals; i++)
-        if (matches_any(refusals[i].patterns, name)) {
-            why = refusals[i].why;
-            next = refusals[i].next;
-            break;
-        }
+        if (matches_any(refusals[i].patterns, name))
+            return &refusals[i];
+    return NULL;
+}
+
+static void refuse_call(const char *name, const char *context, const char *why, const char *next)
+{
     finding("calls", name, "%s%s %s: not allowed in a lab file. Next: %s.", readable(name), context, why, next);
 }
 
@@ -509,6 +434,8 @@ typedef struct {
     Elf64_Addr start, end;   /* a function's bytes; a section rest: the whole section */
     const char *name;        /* the function's symbol, or the section's name */
     int function, reachable;
+    int blocked;             /* nvcc's registration, for launched_functions: it leads nowhere */
+    int queued;              /* graph_reach: reached, its edges followed or about to be */
 } code_node;
 
 typedef struct {
@@ -525,6 +452,14 @@ static int section_inert(const elf_object *o, size_t index)
 }
 
 static int is_launch_function(const char *name);
+
+static int compare_nodes(const void *a, const void *b)
+{
+    const code_node *x = a, *y = b;
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
 
 static void graph_build(const elf_object *o, code_graph *g)
 {
@@ -546,6 +481,7 @@ static void graph_build(const elf_object *o, code_graph *g)
         int bind = ELF64_ST_BIND(sym->st_info);
         n->reachable = (bind == STB_GLOBAL || bind == STB_WEAK) && is_launch_function(n->name);
     }
+    qsort(g->nodes, g->n, sizeof *g->nodes, compare_nodes);   /* by section and start: graph_at */
     g->functions = g->n;
     for (size_t i = 0; i < o->nsections; i++) {
         code_node *n = &g->nodes[g->n++];
@@ -560,12 +496,28 @@ static void graph_build(const elf_object *o, code_graph *g)
     }
 }
 
-/* The node holding byte `at` of section `section`: a function, else the section's rest. */
+/* The node holding byte `at` of section `section`: a function, else the section's rest.
+ * The functions are sorted by section and start (graph_build): a binary search, so a
+ * file of many thousands of functions is read in a moment, not in minutes. */
 static code_node *graph_at(const elf_object *o, code_graph *g, size_t section, Elf64_Addr at)
 {
-    for (size_t i = 0; i < g->functions; i++)
-        if (g->nodes[i].section == section && at >= g->nodes[i].start && at < g->nodes[i].end)
-            return &g->nodes[i];
+    size_t lo = 0, hi = g->functions;   /* the first node after (section, at) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const code_node *n = &g->nodes[mid];
+        if (n->section < section || (n->section == section && n->start <= at))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Functions may overlap (aliases, a function inside another's bytes): a few back. */
+    for (size_t i = lo, tries = 0; i > 0 && tries < 64; i--, tries++) {
+        code_node *n = &g->nodes[i - 1];
+        if (n->section != section)
+            break;
+        if (at >= n->start && at < n->end)
+            return n;
+    }
     return section < o->nsections ? &g->nodes[g->functions + section] : NULL;
 }
 
@@ -595,65 +547,107 @@ static code_node *graph_target(const elf_object *o, code_graph *g, const Elf64_R
     return graph_at(o, g, sym->st_shndx, at);
 }
 
-struct reach_pass {
+/* The graph's edges, one per relocation between two of its nodes, grouped by
+ * the node they leave (first[k]..first[k+1] in to[]). */
+typedef struct {
+    size_t *first, *to, n;
+    size_t *pair_from, *pair_to, cap;
+} graph_edges;
+
+struct edge_scan {
     code_graph *g;
-    int changed;
+    graph_edges *e;
 };
 
-static void propagate(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
+static void collect_edge(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
 {
-    struct reach_pass *pass = ctx;
-    code_node *from = graph_at(o, pass->g, target, r->r_offset);
-    if (!from || !from->reachable)
+    struct edge_scan *scan = ctx;
+    code_node *from = graph_at(o, scan->g, target, r->r_offset), *to = graph_target(o, scan->g, r);
+    if (!from || !to || from == to)
         return;
-    code_node *to = graph_target(o, pass->g, r);
-    if (to && !to->reachable)
-        to->reachable = 1, pass->changed = 1;
+    graph_edges *e = scan->e;
+    if (e->n == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 1024;
+        e->pair_from = realloc(e->pair_from, e->cap * sizeof *e->pair_from);
+        e->pair_to = realloc(e->pair_to, e->cap * sizeof *e->pair_to);
+        if (!e->pair_from || !e->pair_to)
+            cannot_run("out of memory");
+    }
+    e->pair_from[e->n] = (size_t)(from - scan->g->nodes);
+    e->pair_to[e->n++] = (size_t)(to - scan->g->nodes);
 }
 
-/* The assembler resolves a call between two functions of one section
+static void reach(code_graph *g, size_t k, size_t *queue, size_t *tail)
+{
+    if (!g->nodes[k].queued) {
+        g->nodes[k].reachable = 1;
+        g->nodes[k].queued = 1;
+        queue[(*tail)++] = k;
+    }
+}
+
+/* Marks every node reachable from the roots: a walk over the edges, each node
+ * once. The assembler resolves a call between two functions of one section
  * itself, leaving no relocation: so a section is judged whole. The file is
  * compiled with -ffunction-sections (mk/submission.mk), which gives each
  * function a section of its own; where several still share one (a section
- * attribute, top-level assembly), one reachable makes them all reachable. */
-static int share_sections(code_graph *g)
-{
-    int changed = 0;
-    for (size_t i = 0; i < g->functions; i++) {
-        if (!g->nodes[i].reachable)
-            continue;
-        for (size_t k = 0; k < g->functions; k++)
-            if (!g->nodes[k].reachable && g->nodes[k].section == g->nodes[i].section)
-                g->nodes[k].reachable = 1, changed = 1;
-        code_node *rest = &g->nodes[g->functions + g->nodes[i].section];
-        if (!rest->reachable)
-            rest->reachable = 1, changed = 1;
-    }
-    for (size_t s = g->functions; s < g->n; s++) {
-        if (!g->nodes[s].reachable)
-            continue;
-        for (size_t k = 0; k < g->functions; k++)
-            if (!g->nodes[k].reachable && g->nodes[k].section == g->nodes[s].section)
-                g->nodes[k].reachable = 1, changed = 1;
-    }
-    return changed;
-}
-
-/* Marks every node reachable from the roots (a fixed point: a few passes). */
+ * attribute, top-level assembly), one reachable makes them all reachable. A
+ * blocked node (nvcc's registration, for launched_functions) is reached but
+ * leads nowhere. */
 static void graph_reach(const elf_object *o, code_graph *g)
 {
-    struct reach_pass pass = {g, 1};
-    while (pass.changed) {
-        pass.changed = share_sections(g);
-        each_relocation(o, (size_t)-1, propagate, &pass);
+    graph_edges e = {0};
+    struct edge_scan scan = {g, &e};
+    each_relocation(o, (size_t)-1, collect_edge, &scan);
+    e.first = calloc(g->n + 1, sizeof *e.first);
+    e.to = malloc((e.n + 1) * sizeof *e.to);
+    /* The functions of each section: section_first[s]..section_first[s+1] in section_nodes[]. */
+    size_t *section_first = calloc(o->nsections + 1, sizeof *section_first);
+    size_t *section_nodes = malloc((g->functions + 1) * sizeof *section_nodes);
+    size_t *queue = malloc((g->n + 1) * sizeof *queue), head = 0, tail = 0;
+    if (!e.first || !e.to || !section_first || !section_nodes || !queue)
+        cannot_run("out of memory");
+    for (size_t i = 0; i < e.n; i++)
+        e.first[e.pair_from[i] + 1]++;
+    for (size_t k = 0; k < g->n; k++)
+        e.first[k + 1] += e.first[k];
+    size_t *fill = calloc(g->n + 1, sizeof *fill);
+    if (!fill)
+        cannot_run("out of memory");
+    for (size_t i = 0; i < e.n; i++)
+        e.to[e.first[e.pair_from[i]] + fill[e.pair_from[i]]++] = e.pair_to[i];
+    for (size_t k = 0; k < g->functions; k++)   /* sorted by section: each section's run is contiguous */
+        section_first[g->nodes[k].section + 1]++, section_nodes[k] = k;
+    for (size_t s = 0; s < o->nsections; s++)
+        section_first[s + 1] += section_first[s];
+    for (size_t k = 0; k < g->n; k++)
+        if (g->nodes[k].reachable)
+            reach(g, k, queue, &tail);
+    while (head < tail) {
+        size_t k = queue[head++];
+        code_node *n = &g->nodes[k];
+        if (n->blocked)
+            continue;
+        for (size_t i = e.first[k]; i < e.first[k + 1]; i++)
+            if (!g->nodes[e.to[i]].queued)
+                reach(g, e.to[i], queue, &tail);
+        if (n->section < o->nsections) {
+            for (size_t i = section_first[n->section]; i < section_first[n->section + 1]; i++)
+                if (!g->nodes[section_nodes[i]].queued)
+                    reach(g, section_nodes[i], queue, &tail);
+            size_t rest = g->functions + n->section;
+            if (n->function && !g->nodes[rest].queued)
+                reach(g, rest, queue, &tail);
+        }
     }
+    free(fill), free(queue), free(section_nodes), free(section_first);
+    free(e.first), free(e.to), free(e.pair_from), free(e.pair_to);
 }
 
 struct external_scan {
     code_graph *g;
-    list *called;            /* undefined names referenced from reachable code or data */
-    const Elf64_Sym *init;   /* nvcc's static initialiser */
-    int atexit_outside;      /* reachable references to atexit outside it */
+    list *called;         /* undefined names referenced from reachable code or data */
+    list *registering;    /* nvcc's registration entry points referenced from anywhere but nvcc's own code */
 };
 
 static void collect_external(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
@@ -668,14 +662,30 @@ static void collect_external(const elf_object *o, size_t target, const Elf64_Rel
     const char *name = symbol_name(o, index);
     if (!*name)
         return;
-    if (!strcmp(name, "atexit")) {
-        const Elf64_Sym *init = scan->init;
-        int inside = init && target == init->st_shndx && r->r_offset >= init->st_value &&
-                     r->r_offset < init->st_value + init->st_size;
-        scan->atexit_outside += !inside;
-    }
     if (!list_has(scan->called, name))
         list_add(scan->called, name);
+    if (matches_any(registration_calls, name) && !(from->function && nvcc_registration(from->name)) &&
+        !list_has(scan->registering, name))
+        list_add(scan->registering, name);
+}
+
+/* The host functions the file's own code can reach without passing through
+ * nvcc's registration (which names every kernel): a kernel whose host stub is
+ * among them is one the launch functions (or a constructor, or a table in the
+ * file's data) can launch; the others are left in the file and never run.
+ * A jump that no relocation names is not seen: the run time's counts are the
+ * judge of what ran (the tensor-pipe count of every kernel a request ran). */
+static void launched_functions(const elf_object *o, list *launched)
+{
+    code_graph g = {0};
+    graph_build(o, &g);
+    for (size_t i = 0; i < g.functions; i++)
+        g.nodes[i].blocked = nvcc_registration(g.nodes[i].name);
+    graph_reach(o, &g);
+    for (size_t i = 0; i < g.functions; i++)
+        if (g.nodes[i].reachable && !g.nodes[i].blocked && !list_has(launched, g.nodes[i].name))
+            list_add(launched, g.nodes[i].name);
+    free(g.nodes);
 }
 
 static void check_calls(const elf_object *o, const list *extra)
@@ -683,8 +693,8 @@ static void check_calls(const elf_object *o, const list *extra)
     code_graph g = {0};
     graph_build(o, &g);
     graph_reach(o, &g);
-    list called = {0};
-    struct external_scan scan = {&g, &called, nvcc_static_init(o), 0};
+    list called = {0}, registering = {0};
+    struct external_scan scan = {&g, &called, &registering};
     each_relocation(o, (size_t)-1, collect_external, &scan);
     /* An undefined symbol no relocation names is no call: still, a weak or
      * global one with no use is harmless, so only the used ones are judged. */
@@ -692,85 +702,17 @@ static void check_calls(const elf_object *o, const list *extra)
         const char *name = called.items[i];
         if (is_allowed_call(name, extra))
             continue;
-        if (!strcmp(name, "atexit")) {
-            if (scan.atexit_outside)
-                refuse_call(name, " (called outside nvcc's own registration code)");
-            continue;
-        }
-        refuse_call(name, "");
+        const struct refusal *r = refusal_of(name);
+        if (r)
+            refuse_call(name, "", r->why, r->next);
+        else if (list_has(&registering, name))
+            refuse_call(name, " (called outside nvcc's own registration code)",
+                        "registers a CUDA module of the file's own making (a fat binary kept as data), whose "
+                        "kernels the inspector cannot read", NEXT_KERNEL);
     }
     free(called.items);
+    free(registering.items);
     free(g.nodes);
-}
-
-/* ---- check 2: code that runs before or after main -------------------------- */
-
-enum when { BEFORE_MAIN, AFTER_MAIN };
-
-static int startup_section(const char *name, unsigned type, enum when *when)
-{
-    static const char *const before[] = {".init_array", ".ctors", ".preinit_array"};
-    static const char *const after[] = {".fini_array", ".dtors"};
-    for (size_t i = 0; i < 3; i++)
-        if (!strncmp(name, before[i], strlen(before[i])))
-            return *when = BEFORE_MAIN, 1;
-    for (size_t i = 0; i < 2; i++)
-        if (!strncmp(name, after[i], strlen(after[i])))
-            return *when = AFTER_MAIN, 1;
-    if (type == SHT_INIT_ARRAY || type == SHT_PREINIT_ARRAY)
-        return *when = BEFORE_MAIN, 1;
-    if (type == SHT_FINI_ARRAY)
-        return *when = AFTER_MAIN, 1;
-    return 0;
-}
-
-static void refuse_startup(const char *symbol, enum when when)
-{
-    finding("startup", stable_name(symbol),
-            "%s runs %s, outside the launch function (a constructor or destructor attribute, or a global "
-            "object with a constructor or destructor): code outside the launch function is not allowed. "
-            "Next: do all the work inside the launch function.",
-            readable(symbol), when == BEFORE_MAIN ? "before main" : "after main");
-}
-
-struct startup_scan {
-    enum when when;
-    const char *section;
-    int nvcc_seen;   /* nvcc's own entry: allowed once, in .init_array itself */
-};
-
-static void check_startup_entry(const elf_object *o, size_t target, const Elf64_Rela *r, void *ctx)
-{
-    (void)target;
-    struct startup_scan *scan = ctx;
-    const char *fn = relocation_target(o, r);
-    if (!scan->nvcc_seen && !strcmp(scan->section, ".init_array") && !strcmp(fn, NVCC_STATIC_INIT)) {
-        scan->nvcc_seen = 1;
-        return;
-    }
-    refuse_startup(fn, scan->when);
-}
-
-static void check_startup(const elf_object *o)
-{
-    struct startup_scan scan = {BEFORE_MAIN, "", 0};
-    for (size_t i = 1; i < o->nsections; i++) {
-        const char *name = section_name(o, i);
-        const Elf64_Shdr *s = &o->sections[i];
-        if ((!strcmp(name, ".init") || !strcmp(name, ".fini")) && s->sh_size > 0) {
-            /* code pasted into the program's _init or _fini */
-            refuse_startup(name, name[2] == 'n' ? BEFORE_MAIN : AFTER_MAIN);
-            continue;
-        }
-        if (!startup_section(name, s->sh_type, &scan.when))
-            continue;
-        scan.section = name;
-        each_relocation(o, i, check_startup_entry, &scan);
-    }
-    /* An ifunc resolver runs when the program is loaded, before main. */
-    for (size_t i = 1; i < o->nsymbols; i++)
-        if (ELF64_ST_TYPE(o->symbols[i].st_info) == STT_GNU_IFUNC && o->symbols[i].st_shndx != SHN_UNDEF)
-            refuse_startup(symbol_name(o, i), BEFORE_MAIN);
 }
 
 /* ---- check 3: library code in the PTX -------------------------------------- */
@@ -871,17 +813,138 @@ static double ptx_global_bytes(const char *line, char *name, size_t size)
     return bytes;
 }
 
-/* An instruction of the tensor cores (mma.sync, wmma.*, wgmma.*, tcgen05.*), after any predicate. */
-static int ptx_tensor_core(const char *line)
+/* ---- tensor cores, kernel by kernel ------------------------------------------ */
+
+/* A function of the PTX as the tensor rule reads it: the first tensor-core
+ * instruction of its own body, and the functions it calls. */
+typedef struct {
+    char *name;
+    int entry;
+    char tensor[64];
+    list calls;
+} ptx_function;
+
+typedef struct {
+    ptx_function *f;
+    size_t n, cap;
+} ptx_functions;
+
+static int ptx_ident(char c)
 {
-    line += strspn(line, " \t");
-    if (*line == '@')
-        line += strcspn(line, " \t"), line += strspn(line, " \t");
-    return !strncmp(line, "mma.", 4) || !strncmp(line, "wmma.", 5) || !strncmp(line, "wgmma.", 6) ||
-           !strncmp(line, "tcgen05.", 8);
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+           c == '%' || c == '.';
 }
 
-static void check_ptx(const char *path)
+/* The tensor-core instruction (mma.sync, wmma.*, wgmma.*, tcgen05.*) that starts at
+ * `p`, or 0: wherever it stands in its line (after a predicate, a brace of an inline
+ * asm scope, a label or another statement), since PTX does not care. */
+static size_t ptx_tensor_at(const char *line, const char *p)
+{
+    static const char *const ops[] = {"mma.", "wmma.", "wgmma.", "tcgen05."};
+    if (p > line && ptx_ident(p[-1]))
+        return 0;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strncmp(p, ops[i], strlen(ops[i])))
+            return strcspn(p, " \t;,{}");
+    return 0;
+}
+
+/* The function a `call` at `p` names (call.uni (ret), name, (args);), into `name`. */
+static int ptx_call_at(const char *line, const char *p, char *name, size_t size)
+{
+    if ((p > line && ptx_ident(p[-1])) || strncmp(p, "call", 4) || (p[4] != '.' && p[4] != ' ' && p[4] != '\t'))
+        return 0;
+    p += 4;
+    p += strcspn(p, " \t");   /* .uni */
+    p += strspn(p, " \t");
+    if (*p == '(') {          /* the return parameter */
+        p = strchr(p, ')');
+        if (!p)
+            return 0;
+        p++;
+        p += strspn(p, " \t,");
+    }
+    size_t len = 0;
+    while (p[len] && ptx_ident(p[len]) && p[len] != '%' && p[len] != '.')
+        len++;
+    if (len == 0 || len >= size)
+        return 0;   /* an indirect call (a register) names none: the run time's counts judge those */
+    memcpy(name, p, len);
+    name[len] = '\0';
+    return 1;
+}
+
+/* The line with its comments blanked; `in_comment` carries a block comment over lines. */
+static void ptx_blank_comments(char *line, int *in_comment)
+{
+    for (char *p = line; *p; p++) {
+        if (*in_comment) {
+            if (p[0] == '*' && p[1] == '/')
+                *in_comment = 0, *p++ = ' ';
+            *p = ' ';
+        } else if (p[0] == '/' && p[1] == '/') {
+            for (; *p && *p != '\n'; p++)
+                *p = ' ';
+            break;
+        } else if (p[0] == '/' && p[1] == '*') {
+            *in_comment = 1, *p++ = ' ', *p = ' ';
+        } else if (*p == '"') {   /* a .file path: nothing of it is an instruction */
+            for (*p++ = ' '; *p && *p != '"'; p++)
+                *p = ' ';
+            if (!*p)
+                break;
+            *p = ' ';
+        }
+    }
+}
+
+/* One statement of a function's body: its first tensor-core instruction, the functions it calls. */
+static void ptx_statement(ptx_function *fn, const char *text)
+{
+    char callee[4096];
+    size_t len;
+    for (const char *p = text; *p; p++) {
+        if (!fn->tensor[0] && (len = ptx_tensor_at(text, p)))
+            snprintf(fn->tensor, sizeof fn->tensor, "%.*s", (int)(len < 63 ? len : 63), p);
+        else if (ptx_call_at(text, p, callee, sizeof callee) && !list_has(&fn->calls, callee)) {
+            char *copy = strdup(callee);
+            if (!copy)
+                cannot_run("out of memory");
+            list_add(&fn->calls, copy);
+        }
+    }
+}
+
+static int compare_function_names(const void *a, const void *b)
+{
+    return strcmp(((const ptx_function *)a)->name, ((const ptx_function *)b)->name);
+}
+
+static ptx_function *ptx_function_named(ptx_functions *fs, const char *name)
+{
+    ptx_function key = {(char *)name, 0, "", {0}};
+    return bsearch(&key, fs->f, fs->n, sizeof *fs->f, compare_function_names);
+}
+
+/* The kernels that use the tensor cores, in their own body or in a function they call
+ * (however deep): a fixed point over the calls. */
+static void ptx_tensor_closure(ptx_functions *fs)
+{
+    qsort(fs->f, fs->n, sizeof *fs->f, compare_function_names);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < fs->n; i++) {
+            ptx_function *f = &fs->f[i];
+            for (size_t c = 0; !f->tensor[0] && c < f->calls.n; c++) {
+                ptx_function *callee = ptx_function_named(fs, f->calls.items[c]);
+                if (callee && callee->tensor[0])
+                    snprintf(f->tensor, sizeof f->tensor, "%s", callee->tensor), changed = 1;
+            }
+        }
+    }
+}
+
+static void check_ptx(const char *path, const list *launched)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -894,18 +957,70 @@ static void check_ptx(const char *path)
     size_t cap = 0;
     int external;
     double static_bytes = 0, biggest = 0;
-    char biggest_name[128] = "", tensor[64] = "";
+    char biggest_name[128] = "";
+    ptx_functions fs = {0};
+    long current = -1;         /* the function whose body this is, in fs */
+    int depth = 0, in_comment = 0, pending_entry = 0;
+    char pending[4096] = "";   /* declared at depth 0, its body not begun */
+    char *statement = NULL;    /* the statement being read, over its lines */
+    size_t statement_len = 0, statement_cap = 0;
     while (getline(&line, &cap, f) >= 0) {
+        ptx_blank_comments(line, &in_comment);
+        if (depth == 0 && ptx_declared(line, name, sizeof name, &external) && !external) {
+            snprintf(pending, sizeof pending, "%s", name);
+            pending_entry = strstr(line, ".entry") != NULL;
+        }
+        for (const char *p = line; *p; p++) {
+            if (*p == '{') {
+                if (depth++ == 0 && pending[0]) {
+                    if (fs.n == fs.cap) {
+                        fs.cap = fs.cap ? 2 * fs.cap : 64;
+                        fs.f = realloc(fs.f, fs.cap * sizeof *fs.f);
+                        if (!fs.f)
+                            cannot_run("out of memory");
+                    }
+                    ptx_function *fn = &fs.f[fs.n];
+                    memset(fn, 0, sizeof *fn);
+                    fn->name = strdup(pending);
+                    if (!fn->name)
+                        cannot_run("out of memory");
+                    fn->entry = pending_entry;
+                    current = (long)fs.n++;
+                    pending[0] = '\0';
+                }
+            } else if (*p == '}') {
+                if (depth > 0 && --depth == 0)
+                    current = -1;
+            } else if (*p == ';' && depth == 0) {
+                pending[0] = '\0';
+            }
+            /* A body is read statement by statement (to a ; or a brace), over its lines:
+             * a call names its function on the line after "call.uni (retval0),". */
+            if (current >= 0 && rubric.fp32_only) {
+                int ends = *p == ';' || *p == '{' || *p == '}';
+                if (!ends) {
+                    if (statement_len + 2 > statement_cap) {
+                        statement_cap = statement_cap ? 2 * statement_cap : 4096;
+                        statement = realloc(statement, statement_cap);
+                        if (!statement)
+                            cannot_run("out of memory");
+                    }
+                    statement[statement_len++] = *p == '\n' || *p == '\r' ? ' ' : *p;
+                    statement[statement_len] = '\0';
+                } else if (statement_len) {
+                    ptx_statement(&fs.f[current], statement);
+                    statement_len = 0;
+                }
+            } else {
+                statement_len = 0;
+            }
+        }
         char var[128];
         double bytes = ptx_global_bytes(line, var, sizeof var);
         if (bytes > 0) {
             static_bytes += bytes;
             if (bytes > biggest)
                 biggest = bytes, snprintf(biggest_name, sizeof biggest_name, "%s", var);
-        }
-        if (rubric.fp32_only && !tensor[0] && ptx_tensor_core(line)) {
-            const char *op = line + strspn(line, " \t");
-            snprintf(tensor, sizeof tensor, "%.*s", (int)strcspn(op, " \t;"), op);
         }
         if (!ptx_declared(line, name, sizeof name, &external) || list_has(&seen, name))
             continue;
@@ -941,12 +1056,28 @@ static void check_ptx(const char *path)
                 "allocation and no lab needs (lab 5's transpose works in place). Next: work in the buffers the "
                 "launch function is given, and keep per-block data in shared memory.",
                 static_bytes, biggest_name, biggest, limit);
-    if (tensor[0])
-        finding("ptx", "tensor-cores",
-                "a kernel uses the tensor cores (%s): this lab teaches FP32 arithmetic on the CUDA cores, and "
-                "tensor-core arithmetic (TF32, FP16) is not FP32 (the lab's rubric: arithmetic fp32). Next: "
-                "compute with float multiply-adds, without wmma or mma.",
-                tensor);
+    if (rubric.fp32_only) {
+        ptx_tensor_closure(&fs);
+        for (size_t i = 0; i < fs.n; i++) {
+            ptx_function *fn = &fs.f[i];
+            if (!fn->entry || !fn->tensor[0] || (launched && !list_has(launched, fn->name)))
+                continue;
+            finding("ptx", "tensor-cores",
+                    "a kernel uses the tensor cores (%s, in %s, which your host code launches): this lab teaches "
+                    "FP32 arithmetic on the CUDA cores, and tensor-core arithmetic (TF32, FP16) is not FP32 (the "
+                    "lab's rubric: arithmetic fp32). Next: compute with float multiply-adds, without wmma or mma.",
+                    fn->tensor, readable(fn->name));
+            break;
+        }
+    }
+    for (size_t i = 0; i < fs.n; i++) {
+        for (size_t c = 0; c < fs.f[i].calls.n; c++)
+            free((char *)fs.f[i].calls.items[c]);
+        free(fs.f[i].calls.items);
+        free(fs.f[i].name);
+    }
+    free(fs.f);
+    free(statement);
     for (size_t l = 0; l < NLIB; l++)
         if (count[l])
             finding("ptx", libraries[l].ns,
@@ -1111,23 +1242,7 @@ static void lexical(const char *path, char *out, size_t size)
     if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
         cwd[0] = '\0';
     snprintf(joined, sizeof joined, "%s/%s", cwd, path);
-    size_t used = 0;
-    out[0] = '\0';
-    for (char *save = NULL, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(part, "."))
-            continue;
-        if (!strcmp(part, "..")) {
-            while (used > 0 && out[--used] != '/')
-                ;
-            out[used] = '\0';
-            continue;
-        }
-        used += (size_t)snprintf(out + used, size - used, "/%s", part);
-        if (used >= size)
-            used = size - 1;
-    }
-    if (!out[0])
-        snprintf(out, size, "/");
+    path_by_name(joined, out, size);
 }
 
 /* The folders an #include may reach (resolved): the toolkit's, the system's, the kit's public headers'. */
@@ -1612,16 +1727,20 @@ int main(int argc, char **argv)
         check_source_includes(source_includes, cuda_home, &public_paths);
     if (deps)
         check_deps(deps, &sources, &public_paths, cuda_home, &extra_system);
-    if (ptx)
-        check_ptx(ptx);
+    elf_object o;
+    list launched = {0};
     if (object) {
-        elf_object o;
         elf_load(&o, object);
-        check_startup(&o);
+        launched_functions(&o, &launched);
+    }
+    if (ptx)
+        check_ptx(ptx, object ? &launched : NULL);
+    if (object) {
         check_calls(&o, &allow);
         check_definitions(&o, &link);
         free(o.data);
     }
+    free(launched.items);
     fclose(found);
     fputs(found_text, stdout);
     fflush(stdout);

@@ -22,3 +22,9 @@ COUNTED(cudaMalloc, (void **p, size_t n), (p, n))
 COUNTED(cudaMallocManaged, (void **p, size_t n, unsigned flags), (p, n, flags))
 COUNTED(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
 COUNTED(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))
+COUNTED(cudaMalloc3D, (struct cudaPitchedPtr *p, struct cudaExtent e), (p, e))
+COUNTED(cudaMallocArray, (cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w, size_t h, unsigned f),
+        (a, d, w, h, f))
+COUNTED(cudaMalloc3DArray, (cudaArray_t *a, const struct cudaChannelFormatDesc *d, struct cudaExtent e, unsigned f),
+        (a, d, e, f))
+COUNTED(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))

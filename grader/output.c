@@ -44,6 +44,12 @@ void print_report(const grade *g, const options *o)
         printf("  GPU   none: graded in CPU mode\n  note  %s\n", o->cpu_mode);
     if (o->cases_reduced)
         printf("  NOT A GRADE  %s\n", o->cases_reduced);
+    for (const char *p = o->retried_alone; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n)
+            printf("  again %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
     if (o->seed[0])
         printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n", o->seed, o->seed);
     printf("\n");
@@ -134,6 +140,9 @@ void write_results(const grade *g, const options *o)
         appendf(text, sizeof text, "%s\n\n", g->note);
     if (o->cpu_mode)
         appendf(text, sizeof text, "CPU mode (no GPU): %s\n", o->cpu_mode);
+    if (o->retried_alone && o->retried_alone[0])
+        appendf(text, sizeof text, "Ran again with the GPU alone:\n%s%s", o->retried_alone,
+                o->retried_alone[strlen(o->retried_alone) - 1] == '\n' ? "" : "\n");
     appendf(text, sizeof text, "GPU: %s\nseed: %s\nrepeat this run: %s\nkit: tilelab %s\n",
             g->device[0] ? g->device : o->cpu_mode ? "none (CPU mode)" : "not known (the GPU was not reached)",
             o->seed[0] ? o->seed : "none",
@@ -196,6 +205,18 @@ void write_results(const grade *g, const options *o)
         if (g->flags & (1u << i))
             appendf(flags, sizeof flags, "%s%s", flags[0] ? " " : "", flag_words[i]);
     tl_jw_string(&w, "flags", flags);
+    if (o->retried_alone && o->retried_alone[0]) {   /* absent when nothing ran again */
+        tl_jw_array_begin(&w, "retried_alone");
+        for (const char *p = o->retried_alone; *p;) {
+            size_t n = strcspn(p, "\n");
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+            if (n)
+                tl_jw_string(&w, NULL, line);
+            p += n + (p[n] == '\n');
+        }
+        tl_jw_array_end(&w);
+    }
     if (g->measured && kind_of(&g->rubric)->matrix_product) {
         tl_jw_int(&w, "m", g->rows);
         tl_jw_int(&w, "k", g->depth);

@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,11 @@
 
 enum { MAX_LINES = 64, MAX_SOURCE_LINES = 4000, MAX_COST = 65, MAX_FINDINGS = 128 };
 
-/* One figure: a source line's accesses of one space and direction. */
+/* One figure: a source line's accesses of one space and direction, and of one array where
+ * the record names it (lab 4's line 31 loads As and Bs: two figures). */
 typedef struct {
     int line;
-    char space[8], op[4];
+    char space[8], op[4], name[64];   /* name: the array's, "As" of "As[32][32]"; "" when not known */
     double requests, units, ideal, above;   /* units: sectors (global) or wavefronts (shared) */
     double by_cost[MAX_COST];
     int has_warp;
@@ -101,8 +103,14 @@ static const char *what(const access_line *a)
 /* "fig-23-global-st": the anchor of a figure. */
 static const char *fig_id(const access_line *a)
 {
-    static char buf[64];
-    snprintf(buf, sizeof buf, "fig-%d-%s-%s", a->line, a->space, a->op);
+    static char buf[160];
+    int n = snprintf(buf, sizeof buf, "fig-%d-%s-%s", a->line, a->space, a->op);
+    if (a->name[0] && n > 0 && (size_t)n < sizeof buf - 1) {
+        snprintf(buf + n, sizeof buf - (size_t)n, "-%s", a->name);
+        for (char *p = buf + n + 1; *p; p++)   /* an id's characters only */
+            if (!isalnum((unsigned char)*p) && *p != '_')
+                *p = '_';
+    }
     return buf;
 }
 
@@ -167,9 +175,13 @@ static void read_traces(traces *t, const tl_json *root)
         int line = (int)tl_json_number(s, "line", 0);
         const char *space = tl_json_string(s, "space", "?"), *op = tl_json_string(s, "op", "?");
         int shared = !strcmp(space, "shared");
+        char name[64];
+        const char *array = tl_json_string(tl_json_get(s, "warp"), "array", "");
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(array, "["), array);
         access_line *a = NULL;
         for (int i = 0; i < t->nlines && !a; i++)
-            if (t->lines[i].line == line && !strcmp(t->lines[i].space, space) && !strcmp(t->lines[i].op, op))
+            if (t->lines[i].line == line && !strcmp(t->lines[i].space, space) && !strcmp(t->lines[i].op, op) &&
+                !strcmp(t->lines[i].name, name))
                 a = &t->lines[i];
         if (!a) {
             if (t->nlines == MAX_LINES)
@@ -179,6 +191,7 @@ static void read_traces(traces *t, const tl_json *root)
             a->line = line;
             snprintf(a->space, sizeof a->space, "%s", space);
             snprintf(a->op, sizeof a->op, "%s", op);
+            snprintf(a->name, sizeof a->name, "%s", name);
         }
         a->requests += tl_json_number(s, "requests", 0);
         a->units += tl_json_number(s, shared ? "wavefronts" : "sectors", 0);
@@ -213,7 +226,8 @@ static void read_traces(traces *t, const tl_json *root)
     for (int i = 1; i < t->nlines; i++)
         for (int j = i; j > 0; j--) {
             access_line *x = &t->lines[j - 1], *y = &t->lines[j];
-            int c = x->line != y->line ? x->line - y->line : strcmp(x->op, y->op) ? strcmp(x->op, y->op) : strcmp(x->space, y->space);
+            int c = x->line != y->line ? x->line - y->line : strcmp(x->op, y->op) ? strcmp(x->op, y->op)
+                    : strcmp(x->space, y->space) ? strcmp(x->space, y->space) : strcmp(x->name, y->name);
             if (c <= 0)
                 break;
             access_line tmp = *x;

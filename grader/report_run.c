@@ -556,6 +556,9 @@ int read_run(options *o, const tl_rubric *r)
         return 0;
     o->measure_json = in_run("measure.json");
     o->measure_status = atoi(status_of("measure.status", status, sizeof status));
+    char *retried = in_run("retried-alone.txt");
+    o->retried_alone = read_all(retried);   /* the kit's shell wrote it, never the student's code */
+    free(retried);
     if (r->nunits && r->speedup_unit[0]) {
         char name[64];
         snprintf(name, sizeof name, "measure-%s.json", r->speedup_unit);
@@ -775,6 +778,26 @@ int read_failed_step(options *o, const char *step, int status)
         size_t len = text ? strlen(text) : 0;
         while (len && text[len - 1] == '\n')   /* as $(cat) gave it */
             text[--len] = '\0';
+        /* The inspection runs bounded as the build does (grade: rubric build_timeout_s, build_memory_mb). */
+        if (status == 124 || status == 137)
+            snprintf(problem, sizeof problem, "the grader's inspection hit the grader's build limit: reading your "
+                     "compiled file did not finish in %s s. Next: a file with many thousands of host functions "
+                     "(template instances that instantiate one another, macros that expand into copies) is not "
+                     "one a lab needs; write the loop as a loop.", planned("build_timeout_s"));
+        else if (text && strstr(text, "out of memory"))
+            snprintf(problem, sizeof problem, "the grader's inspection hit the grader's build limit: reading your "
+                     "compiled file ran out of its %s MiB. Next: a file with many thousands of host functions "
+                     "(template instances that instantiate one another, macros that expand into copies) is not "
+                     "one a lab needs; write the loop as a loop.", planned("build_memory_mb"));
+        if (problem[0]) {
+            fprintf(stderr, "grade: %s\n", problem);
+            free(log);
+            free(text);
+            o->device_json = NULL;
+            o->problem = problem;
+            o->quiet = 1;
+            return 0;
+        }
         if (!strcmp(step, "object"))
             fprintf(stderr, "%s\n", text ? text : "");
         snprintf(problem, sizeof problem, "the grader's inspector could not read your %s (not your file's fault): %s",

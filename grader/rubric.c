@@ -30,6 +30,7 @@ static const struct field {
     TEXT_FIELD(double_buffered_unit, 1),
     TEXT_FIELD(hidden_suites, 1), NUMBER_FIELD(vector_points, 1), NUMBER_FIELD(vector_max_requests, 1),
     NUMBER_FIELD(counters_jitter, 1), TEXT_FIELD(counters_range, 1), NUMBER_FIELD(counters_timed, 1), NUMBER_FIELD(ffma_ratio_max, 1),
+    NUMBER_FIELD(profiled_time_low, 1), NUMBER_FIELD(profiled_time_high, 1),
     TEXT_FIELD(library, 1), TEXT_FIELD(library_title, 1),
     TEXT_FIELD(counters_unit, 1), NUMBER_FIELD(uniform_points, 1), NUMBER_FIELD(divergent_max, 1),
     TEXT_FIELD(contrast, 1), TEXT_FIELD(bench_series, 1),
@@ -280,6 +281,13 @@ int tl_rubric_load(const char *path, tl_rubric *r, char *err, size_t errlen)
     if (status == 0 && r->speedup_points > 0 &&
         !(r->speedup_low < r->speedup_high && (r->baseline[0] || !strcmp(r->kind, "sparse")))) {
         snprintf(err, errlen, "%s: speedup_points need a baseline and speedup_low below speedup_high", path);
+        status = -1;
+    }
+    if (status == 0 && (r->profiled_time_low > 0 || r->profiled_time_high > 0) &&
+        !(r->profiled_time_low > 0 && r->profiled_time_low < 1 && r->profiled_time_high > 1 &&
+          (r->counters_timed > 0 || r->ffma_ratio_max > 0))) {
+        snprintf(err, errlen, "%s: profiled_time_low and profiled_time_high go together, below and above 1, with "
+                 "counters_timed or ffma_ratio_max (the counts taken at the timed shape)", path);
         status = -1;
     }
     if (status == 0 && r->bank_conflict_points > 0 && !r->counters_shape[0]) {

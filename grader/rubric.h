@@ -82,6 +82,10 @@ typedef struct {
     double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed */
     char counters_range[32];      /* "LO HI STEP": each side of the counters shape drawn from the seed in LO..HI */
     double counters_timed;        /* 1: ncu counts again at the timed shape; counts per request must agree */
+    /* The counted launch's own time (ncu, at the timed shape) over the time the measurement took for
+     * that request, per launch: outside LOW..HIGH the kernel ran differently under the profiler, and
+     * the points its counts earn are not paid (score.c). 0: not compared. */
+    double profiled_time_low, profiled_time_high;
     double ffma_ratio_max;        /* lab 7: FMAs executed at block density 1/4 over those at 1, at most this, or no speedup points */
     char library[32];             /* a kit worker timed beside yours for comparison, no points: "cublas_geam" */
     char library_title[64];       /* how the report names it: "cuBLAS Sgeam" */

@@ -252,7 +252,8 @@ void grade_structure(grade *g, const options *o, int all_passed)
 void grade_not_allowed(grade *g, const options *o)
 {
     const tl_rubric *r = &g->rubric;
-    graded_test *t = add_item(g, "allowed calls only", tl_rubric_max_points(r));
+    /* the maximum the grade would have had: in CPU mode, without the points it never measures */
+    graded_test *t = add_item(g, "allowed calls only", o->cpu_mode ? tl_rubric_cpu_max_points(r) : tl_rubric_max_points(r));
     g->flags |= FLAG_NOT_ALLOWED;
     t->beyond_correctness = 0;
     explain_not_allowed(t->output, OUTPUT_LEN, o);
@@ -295,6 +296,71 @@ static int read_timed_counts(const options *o, tl_counters *c, char *out, size_t
         return -1;
     }
     return 0;
+}
+
+/*
+ * A kernel can always tell that a profiler is in its process (ncu's
+ * environment, its injected library, its threads), so it could run one code
+ * path when counted and another when timed. The counts' points are paid only
+ * when the counted launch took the time the measurement took for the same
+ * request: ncu's own GPU time of the launch it counted at the timed shape
+ * (gpu__time_duration, the request's kernels summed), over the measurement's
+ * median per launch at that shape and input (lab 7: B dense and at block
+ * density 1/4), must lie within the rubric's profiled_time_low..high. 1 when
+ * it does not (why in `out`); 0 when it does (the times in `out`), or when
+ * nothing can be set beside it (no measurement: a test failed; ncu reported
+ * no time; `out` empty).
+ */
+typedef struct {
+    const char *csv, *what;
+    double timed_ms;
+} profiled_request;
+
+static int profiled_time_differs(const options *o, const tl_rubric *r, char *out, size_t len)
+{
+    if (!(r->profiled_time_low > 0 && r->profiled_time_high > 0) || o->cpu_mode)
+        return 0;
+    profiled_request req[2];
+    int n = 0;
+    char err[256];
+    tl_json *m = NULL;
+    if (!r->nunits && o->counters_timed && o->measure_json && (m = tl_json_parse_file(o->measure_json, err, sizeof err)) &&
+        tl_json_number(m, "verified_after_timing", 0)) {
+        const tl_json *work = tl_json_get(tl_json_get(m, "bench"), "work");
+        req[n++] = (profiled_request){o->counters_timed, "the timed shape", tl_json_number(work, "median_ms", 0)};
+    }
+    tl_json *part = NULL;
+    if (r->ffma_ratio_max > 0 && o->ffma_dense && o->ffma_quarter && o->measure_part_json &&
+        (part = tl_json_parse_file(o->measure_part_json, err, sizeof err))) {
+        const tl_json *sp = tl_json_get(part, "sparse");
+        if (tl_json_number(sp, "verified_after_timing", 0)) {
+            req[n++] = (profiled_request){o->ffma_dense, "B dense", tl_json_number(tl_json_get(sp, "d1"), "median_ms", 0)};
+            req[n++] = (profiled_request){o->ffma_quarter, "block density 1/4",
+                                          tl_json_number(tl_json_get(sp, "d4"), "median_ms", 0)};
+        }
+    }
+    int differs = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && !differs; i++) {
+        tl_counters c;
+        if (req[i].timed_ms <= 0 || tl_counters_read(req[i].csv, &c, err, sizeof err) != 0 || !c.has_duration)
+            continue;
+        double ratio = c.duration_ms / req[i].timed_ms;
+        if (ratio >= r->profiled_time_low && ratio <= r->profiled_time_high) {
+            size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%s: %.4g ms counted (ncu) vs %.4g ms timed, %.2fx", used ? "; " : "",
+                     req[i].what, c.duration_ms, req[i].timed_ms, ratio);
+            continue;
+        }
+        differs = 1;
+        snprintf(out, len, "your kernel ran differently under the profiler: %.4g ms counted vs %.4g ms timed (%s, "
+                 "%.2fx; the same code takes %.2f..%.2fx), so its counts are not the code that was timed and their "
+                 "points are not paid. Next: one code path, whatever runs beside your kernel", c.duration_ms,
+                 req[i].timed_ms, req[i].what, ratio, r->profiled_time_low, r->profiled_time_high);
+    }
+    tl_json_free(m);
+    tl_json_free(part);
+    return differs;
 }
 
 static int timed_counts_disagree(const timed_pair *pairs, int n, char *out, size_t len)
@@ -433,6 +499,9 @@ void grade_counters(grade *g, const options *o, int all_passed)
                 (32.0 * (c.global_ld_sectors + c.global_st_sectors)), "-");
     if (c.shared_ld_requests + c.shared_st_requests == 0)
         appendf(t->output, OUTPUT_LEN, "(no shared-memory accesses: nothing to conflict)\n");
+    if (c.tensor > 0)   /* counted where arithmetic is judged (grade_gpu.sh: count_tensor) */
+        appendf(t->output, OUTPUT_LEN, "  %-34s %8.0f %8s%s\n", "tensor-pipe instructions", c.tensor, "-",
+                !strcmp(r->arithmetic, "fp32") ? "   <- this lab's arithmetic is FP32 on the CUDA cores" : "");
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
@@ -461,6 +530,11 @@ void grade_counters(grade *g, const options *o, int all_passed)
             if (!timed_off)
                 appendf(t->output, OUTPUT_LEN, "counted again at the shape your kernel is timed at (%d launch%s): "
                         "the same per request.\n", tc.kernels, tc.kernels == 1 ? "" : "es");
+            if (!timed_off && !(timed_off = profiled_time_differs(o, r, timed_why, sizeof timed_why)) && timed_why[0]) {
+                appendf(t->output, OUTPUT_LEN, "the counted launch's own time beside the measurement's (%s): the "
+                        "same code.\n", timed_why);
+                timed_why[0] = '\0';
+            }
         }
         if (timed_off)
             appendf(t->output, OUTPUT_LEN, "%s.\n", timed_why);
@@ -468,7 +542,7 @@ void grade_counters(grade *g, const options *o, int all_passed)
     if (vector) {
         t->passed = ideal_requests > 0 && !ld_s && !st_s && !timed_off;
         t->score = t->passed ? t->max_score : 0;
-        if (!t->passed)
+        if (!(ideal_requests > 0 && !ld_s && !st_s))
             appendf(t->output, OUTPUT_LEN, "The points need at most %gx the requests of 128-bit accesses (%.0f) on "
                     "loads and on stores, at %s.\n", r->vector_max_requests, ideal_requests, shape);
         return;
@@ -476,7 +550,7 @@ void grade_counters(grade *g, const options *o, int all_passed)
     if (r->bank_conflict_points > 0) {
         t->passed = all_conflicts <= r->bank_conflicts_max && !timed_off;
         t->score = t->passed ? t->max_score : 0;
-        if (!t->passed)
+        if (all_conflicts > r->bank_conflicts_max)
             appendf(t->output, OUTPUT_LEN, "%.2f bank conflicts per shared request (loads and stores together); "
                     "the points need at most %g.\n", all_conflicts, r->bank_conflicts_max);
     } else {
@@ -872,6 +946,12 @@ static int skipped_work_shown(graded_test *t, const options *o, const tl_rubric 
             return 0;
         }
     }
+    char why[512];
+    if (profiled_time_differs(o, r, why, sizeof why)) {
+        appendf(t->output, OUTPUT_LEN, "no speedup points: the FMA counts are no evidence of the code that was "
+                "timed. %s.\n", why);
+        return 0;
+    }
     /* FP32 adds and multiplies count too: a product done as FMUL + FADD is work an FMA count misses. */
     double dense_work = dense.ffma + dense.fadd + dense.fmul + 512 * dense.tensor;
     double quarter_work = quarter.ffma + quarter.fadd + quarter.fmul + 512 * quarter.tensor;
@@ -980,6 +1060,11 @@ static void grade_uniform_branches(grade *g, const options *o, int all_passed)
             if (!timed_off)
                 appendf(t->output, OUTPUT_LEN, "  at the shape your kernel is timed at: branch targets %.0f, "
                         "divergent %.0f: the same share\n", tc.branch_targets, tc.divergent_targets);
+            if (!timed_off && !(timed_off = profiled_time_differs(o, r, why, sizeof why)) && why[0]) {
+                appendf(t->output, OUTPUT_LEN, "  the counted launches' own times beside the measurement's (%s): the "
+                        "same code\n", why);
+                why[0] = '\0';
+            }
         }
         if (timed_off)
             appendf(t->output, OUTPUT_LEN, "%s.\n", why);

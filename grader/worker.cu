@@ -25,6 +25,11 @@
 #include "worker_protocol.h"
 #include "guard.h"
 #include "lab_launches.h"
+#include "lab_exits.h"
+
+#include <cxxabi.h>
+#include <exception>
+#include <typeinfo>
 
 #include <cuda_profiler_api.h>
 #include <dlfcn.h>
@@ -36,6 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The launch functions: the worker calls them through this table. */
@@ -90,6 +96,15 @@ static int lab_load(char *why, size_t len)
 
 static uint32_t current_seq;
 
+/* The worker's own end, never the lab file's exit: _exit and exit are kit/lab_exits.c's in the lab
+ * worker, which would report them as the file's. */
+static void leave(int code) __attribute__((noreturn));
+static void leave(int code)
+{
+    for (;;)
+        syscall(SYS_exit_group, code);
+}
+
 static void send_reply(uint32_t status, int cuda_error, int at_launch, int syscall, unsigned allocs)
 {
     tl_worker_reply r;
@@ -103,7 +118,35 @@ static void send_reply(uint32_t status, int cuda_error, int at_launch, int sysca
     r.device_allocs = allocs;
     /* One write of a few dozen bytes to a pipe is atomic. */
     if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
-        _exit(3);
+        leave(3);
+}
+
+/* The lab file ended the process (kit/lab_exits.c) or threw out of a launch:
+ * say how, then leave, as a crash would. */
+static void send_ended(const char *what, const void *caller)
+{
+    char where[200] = "";
+#ifdef TL_WORKER_LOADS_LAB   /* kit/lab_exits.c is the lab worker's alone */
+    if (caller)
+        tl_lab_where(caller, where, sizeof where);
+#else
+    (void)caller;
+#endif
+    tl_worker_reply r;
+    memset(&r, 0, sizeof r);
+    r.magic = TL_WORKER_MAGIC;
+    r.seq = current_seq;
+    r.status = TL_REPLY_ENDED;
+    snprintf(r.what, sizeof r.what, "%s%s%s", what, where[0] ? " " : "", where);
+    snprintf(r.what_alone, sizeof r.what_alone, "%.63s", what);
+#ifdef TL_WORKER_LOADS_LAB
+    Dl_info info;
+    if (caller && dladdr(caller, &info) && info.dli_fname && !strcmp(info.dli_fname, lab_path))
+        r.lab_offset = (uint64_t)((const char *)caller - (const char *)info.dli_fbase);
+#endif
+    if (write(TL_WORKER_REPLY_FD, &r, sizeof r) != (ssize_t)sizeof r)
+        leave(3);
+    leave(125);
 }
 
 /* A call the sandbox stopped: say which, then leave. The call did not happen. */
@@ -112,7 +155,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *context)
     (void)sig;
     (void)context;
     send_reply(TL_REPLY_FORBIDDEN, 0, 0, info->si_syscall, 0);
-    _exit(125);
+    leave(125);
 }
 
 /* Read a whole message. The request pipe is non-blocking: for a while
@@ -159,6 +202,10 @@ COUNTED(cudaMalloc, (void **p, size_t n), (p, n))
 COUNTED(cudaMallocManaged, (void **p, size_t n, unsigned flags), (p, n, flags))
 COUNTED(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))
 COUNTED(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))
+COUNTED(cudaMalloc3D, (cudaPitchedPtr *p, cudaExtent e), (p, e))
+COUNTED(cudaMallocArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, size_t w, size_t h, unsigned f), (a, d, w, h, f))
+COUNTED(cudaMalloc3DArray, (cudaArray_t *a, const cudaChannelFormatDesc *d, cudaExtent e, unsigned f), (a, d, e, f))
+COUNTED(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t pool, cudaStream_t s), (p, n, pool, s))
 }
 #else
 extern "C" unsigned tl_lab_device_allocs;
@@ -205,6 +252,32 @@ static void call(const tl_worker_request *q, uint64_t rotation)
                        pointer(&q->ptr[2], rotation), q->arg);
 }
 
+/* One launch function's call. An exception that leaves it ends the request
+ * as a crash would (the worker's reply says which), so the worker's own C++
+ * (the loop below, the reply) never unwinds through the lab file's frames. */
+static void call_catching(const tl_worker_request *q, uint64_t rotation)
+{
+    char what[192];
+    try {
+        call(q, rotation);
+        return;
+    } catch (const std::exception &e) {
+        int status = -1;
+        char *type = abi::__cxa_demangle(typeid(e).name(), NULL, NULL, &status);
+        snprintf(what, sizeof what, "threw %.50s (\"%.70s\") out of %.40s", status == 0 && type ? type : typeid(e).name(),
+                 e.what(), q->op < TL_OP_COUNT ? tl_launch_names[q->op] : "the launch function");
+        free(type);
+    } catch (...) {
+        std::type_info *t = abi::__cxa_current_exception_type();
+        int status = -1;
+        char *type = t ? abi::__cxa_demangle(t->name(), NULL, NULL, &status) : NULL;
+        snprintf(what, sizeof what, "threw %.80s out of %.40s", status == 0 && type ? type : "an exception",
+                 q->op < TL_OP_COUNT ? tl_launch_names[q->op] : "the launch function");
+        free(type);
+    }
+    send_ended(what, NULL);
+}
+
 static void serve(const tl_worker_request *q)
 {
     if (q->op == TL_OP_WARM) {
@@ -226,7 +299,7 @@ static void serve(const tl_worker_request *q)
     /* ncu, run with --profile-from-start off, counts only what lies in here. */
     cudaProfilerStart();
     for (uint32_t i = 0; i < (q->repeat ? q->repeat : 1); i++) {
-        call(q, i * q->rotate_bytes);
+        call_catching(q, i * q->rotate_bytes);
         cudaError_t err = cudaGetLastError();
         if (err != cudaSuccess && first == cudaSuccess)
             first = err, at_launch = 1;
@@ -286,6 +359,15 @@ int main(void)
         send_reply(TL_REPLY_SETUP_FAILED, 0, 0, 0, 0);
         return TL_EXIT_CANNOT_RUN;
     }
+    /* The judge measures the device memory this process holds before any of the
+     * lab file exists (its baseline: kit/remote.cu), then says go. */
+    send_reply(TL_REPLY_LOADING, 0, 0, 0, 0);
+    tl_worker_request go;
+    if (read_all(TL_WORKER_REQUEST_FD, &go, sizeof go) != 0 || go.magic != TL_WORKER_MAGIC || go.quit)
+        leave(0);
+#ifdef TL_WORKER_LOADS_LAB
+    tl_lab_ending = send_ended;   /* its exit, _exit, abort, ... from here on: kit/lab_exits.c */
+#endif
     /* Nothing of the lab file has run before this line. */
     if (lab_load(why, sizeof why) != 0) {
         fprintf(stderr, "worker: %s\n", why);
@@ -300,5 +382,5 @@ int main(void)
         serve(&q);
     }
     /* No exit handlers, no destructors: nothing of the lab file runs after this. */
-    _exit(0);
+    leave(0);
 }

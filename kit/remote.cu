@@ -5,6 +5,7 @@
 #include "bench.h"
 
 #include <cuda.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,6 +35,8 @@ struct tl_worker {
     CUdeviceptr base[TL_WORKER_MAX_BUFFERS];
     size_t size[TL_WORKER_MAX_BUFFERS];
     cudaIpcMemHandle_t handle[TL_WORKER_MAX_BUFFERS];
+    double baseline_group;     /* device bytes its process group held before the lab file was mapped; -1: unknown */
+    double baseline_device;    /* the GPU's used bytes then */
 };
 
 /* Output beyond this ends the worker (SIGXFSZ): a flood of prints must not
@@ -167,6 +170,113 @@ static int allocation_of(const void *p, CUdeviceptr *base, size_t *size)
     return range(base, size, (CUdeviceptr)p) == CUDA_SUCCESS ? 0 : -1;
 }
 
+/* ---- device memory a worker holds, measured from here --------------------
+ * The worker's process is the lab file's, so what it holds is read from
+ * outside it: NVML's per-process used memory (the driver's own count: every
+ * allocator, __device__ arrays, a module the file registered itself, device
+ * malloc's heap), summed over the worker's process group (a sanitizer's
+ * front end and its target), else the GPU's used memory as a whole. NVML is
+ * the driver's library, loaded here when first needed; its few types are
+ * declared here (the toolkit does not always ship nvml.h). */
+typedef struct {
+    unsigned int pid;
+    unsigned long long used;             /* bytes; ~0: not available */
+    unsigned int gpu_instance, compute_instance;
+} nvml_process;                          /* nvmlProcessInfo_v2_t */
+typedef int (*nvml_init_fn)(void);
+typedef int (*nvml_handle_fn)(const char *bus_id, void **device);
+typedef int (*nvml_processes_fn)(void *device, unsigned int *count, nvml_process *infos);
+
+static nvml_processes_fn nvml_processes;
+static void *nvml_device;
+
+static int nvml_ready(void)
+{
+    static int state;   /* 0: not tried, 1: ready, -1: none */
+    if (state)
+        return state > 0;
+    state = -1;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    nvml_init_fn init = (nvml_init_fn)dlsym(lib, "nvmlInit_v2");
+    nvml_handle_fn handle = (nvml_handle_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    nvml_processes = (nvml_processes_fn)dlsym(lib, "nvmlDeviceGetComputeRunningProcesses_v2");
+    int dev = 0;
+    char bus[32];
+    if (!init || !handle || !nvml_processes || init() != 0 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(bus, sizeof bus, dev) != cudaSuccess || handle(bus, &nvml_device) != 0)
+        return 0;
+    state = 1;
+    return 1;
+}
+
+/* Whether process `pid` is in process group `group` (/proc/PID/stat: after the
+ * name's closing parenthesis, state, ppid, pgrp). */
+static int in_group(unsigned pid, pid_t group)
+{
+    if ((pid_t)pid == group)
+        return 1;
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%u/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *close = strrchr(text, ')');
+    char state;
+    int ppid, pgrp;
+    return close && sscanf(close + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == group;
+}
+
+/* Bytes of device memory the processes of w's group hold; -1 when NVML cannot
+ * say (no NVML, or it names processes this PID namespace does not see). */
+static double group_device_bytes(tl_worker *w)
+{
+    if (w->pid <= 0 || !nvml_ready())
+        return -1;
+    nvml_process procs[256];
+    unsigned int n = sizeof procs / sizeof procs[0];
+    if (nvml_processes(nvml_device, &n, procs) != 0)
+        return -1;
+    double sum = 0;
+    int found = 0;
+    for (unsigned i = 0; i < n && i < sizeof procs / sizeof procs[0]; i++)
+        if (procs[i].used != ~0ull && in_group(procs[i].pid, w->pid))
+            sum += (double)procs[i].used, found = 1;
+    return found ? sum : -1;
+}
+
+/* The GPU's used memory as a whole: every process's, the judge's too. */
+static double device_used_bytes(void)
+{
+    size_t free_bytes = 0, total = 0;
+    return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? (double)(total - free_bytes) : -1;
+}
+
+double tl_worker_device_extra(tl_worker *w, const char **how)
+{
+    *how = "not measured";
+    /* Under a sanitizer or a profiler the tool's own device memory grows with the
+     * run: only the hidden tests' plain workers are measured. */
+    const char *wrap = getenv("TILELAB_WORKER_WRAP");
+    if (!w || w->pid <= 0 || (wrap && *wrap))
+        return -1;
+    double group = group_device_bytes(w);
+    if (group >= 0 && w->baseline_group >= 0) {
+        *how = "NVML's count of the worker's processes";
+        return group - w->baseline_group;
+    }
+    double device = device_used_bytes();
+    if (device >= 0 && w->baseline_device >= 0) {
+        *how = "the GPU's used memory (NVML could not name the worker's processes)";
+        return device - w->baseline_device;
+    }
+    return -1;
+}
+
 /* ---- starting ---- */
 
 static void set_message(tl_run_outcome *o, tl_run_status s, const char *fmt, ...)
@@ -265,6 +375,73 @@ static void describe_end(tl_worker *w, tl_run_outcome *o)
         set_message(o, TL_RUN_ENDED, "%s ended the process before the test finished", w->name);
 }
 
+/* A worker's `what` (the lab file's exit or exception, kit/lab_exits.c): its
+ * process is the file's, so the text is taken as printable ASCII, cut. */
+static void reply_text(const tl_worker_reply *r, char *out, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof r->what && r->what[i] && n + 1 < len; i++)
+        out[n++] = r->what[i] >= ' ' && r->what[i] < 127 ? r->what[i] : '?';
+    out[n] = '\0';
+}
+
+/* FILE:LINE of `offset` in the lab file's library (the worker's program's path +
+ * ".so", grader/worker.cu), from its line tables (mk/submission.mk compiles the
+ * file with -g1), read by addr2line in a process of its own, given 5 s; 0 when
+ * that says nothing. */
+static int lab_line(const tl_worker *w, uint64_t offset, char *out, size_t len)
+{
+    char library[PATH_MAX + 4], address[32];
+    if (!offset || snprintf(library, sizeof library, "%s.so", w->path) >= (int)sizeof library)
+        return 0;
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)(offset - 1));   /* inside the call */
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0)
+            dup2(null_fd, 2);
+        execlp("addr2line", "addr2line", "-e", library, address, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    double deadline = tl_seconds_now() + 5;
+    while (got + 1 < len) {
+        double left = deadline - tl_seconds_now();
+        struct pollfd pf = {fds[0], POLLIN, 0};
+        if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+            break;
+        ssize_t n = read(fds[0], out + got, len - 1 - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    out[got] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    char *colon = strrchr(out, ':');
+    if (!out[0] || out[0] == '?' || !colon || atoi(colon + 1) <= 0)
+        return 0;
+    char *space = strchr(colon, ' ');   /* " (discriminator N)" */
+    if (space)
+        *space = '\0';
+    for (char *p = out; *p; p++)
+        if (*p < ' ' || *p == 127)
+            *p = '?';
+    return 1;
+}
+
 static double setup_seconds(void)
 {
     /* Creating a context under a sanitizer or a profiler takes many seconds. */
@@ -356,8 +533,21 @@ static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
     memcpy(s.handle, w->handle, sizeof s.handle);
     tl_worker_reply r;
     int timed_out = 0;
-    if (write(w->request_fd, &s, sizeof s) != (ssize_t)sizeof s ||
-        wait_reply(w, &r, setup_seconds(), &timed_out) != 0) {
+    int sent = write(w->request_fd, &s, sizeof s) == (ssize_t)sizeof s;
+    int answered = sent && wait_reply(w, &r, setup_seconds(), &timed_out) == 0;
+    w->baseline_group = w->baseline_device = -1;
+    if (answered && r.magic == TL_WORKER_MAGIC && r.status == TL_REPLY_LOADING) {
+        /* Sandbox on, the lab file not mapped yet: what the worker holds now is the kit's. */
+        tl_worker_request go;
+        memset(&go, 0, sizeof go);
+        go.magic = TL_WORKER_MAGIC;
+        cudaDeviceSynchronize();
+        w->baseline_group = group_device_bytes(w);
+        w->baseline_device = device_used_bytes();
+        answered = write(w->request_fd, &go, sizeof go) == (ssize_t)sizeof go &&
+                   wait_reply(w, &r, setup_seconds(), &timed_out) == 0;
+    }
+    if (!answered) {
         if (timed_out) {
             set_message(o, TL_RUN_TIMEOUT, "%s did not start within %g s", w->name, setup_seconds());
             tl_worker_stop(w);
@@ -394,6 +584,15 @@ static int start(tl_worker *w, unsigned flags, tl_run_outcome *o)
         set_message(o, TL_RUN_FORBIDDEN, "%s %s while it was being loaded (its constructors, or code nvcc's "
                     "registration calls): not allowed in a graded run, and the process was stopped. Next: a lab "
                     "file runs code only in its launch function", w->name, call);
+        tl_worker_stop(w);
+        return -1;
+    }
+    if (r.magic == TL_WORKER_MAGIC && r.status == TL_REPLY_ENDED) {
+        /* A constructor of the file's (or code nvcc's registration calls) ended the process. */
+        char what[200];
+        reply_text(&r, what, sizeof what);
+        set_message(o, TL_RUN_ENDED, "%s %s while it was being loaded, and the process ended before the test "
+                    "began. Next: a lab file runs code only in its launch function", w->name, what);
         tl_worker_stop(w);
         return -1;
     }
@@ -601,6 +800,23 @@ tl_run_status tl_worker_run(tl_worker *w, tl_worker_op op, void *const ptrs[TL_W
         set_message(o, TL_RUN_UNDEFINED, "%s does not define %s. Next: keep the function and its signature as "
                     "the lab file gives them", w->name, op < TL_OP_COUNT ? tl_launch_names[op] : "the launch function");
         break;
+    case TL_REPLY_ENDED: {
+        /* exit, abort or an exception in the file's code: this test, as a crash (kit/lab_exits.c). */
+        char what[200], line[256];
+        reply_text(&r, what, sizeof what);
+        if (lab_line(w, r.lab_offset, line, sizeof line)) {
+            char alone[64];
+            size_t n = 0;
+            for (size_t i = 0; i < sizeof r.what_alone && r.what_alone[i] && n + 1 < sizeof alone; i++)
+                alone[n++] = r.what_alone[i] >= ' ' && r.what_alone[i] < 127 ? r.what_alone[i] : '?';
+            alone[n] = '\0';
+            snprintf(what, sizeof what, "%.60s at %.130s", alone, line);
+        }
+        set_message(o, TL_RUN_ENDED, "%s %s: the test stopped there, as at a crash. Next: return from the launch "
+                    "function instead of ending the program", w->name, what);
+        tl_worker_stop(w);
+        break;
+    }
     case TL_REPLY_FORBIDDEN: {
         char call[160];
         tl_sandbox_describe(r.syscall, call, sizeof call);

@@ -82,6 +82,14 @@ void tl_remote_call(tl_worker *w, tl_worker_op op, const void *p0, const void *p
  * status when that is not 0 (compute-sanitizer's --error-exitcode). */
 int tl_workers_finish(int status);
 
+/* Device memory w's processes hold now beyond what they held before the lab file
+ * was mapped (its baseline, taken at start), in bytes, measured from outside the
+ * worker (NVML per process, else the GPU's used memory); -1 when it cannot be
+ * measured (also under TILELAB_WORKER_WRAP: a sanitizer's or a profiler's own memory
+ * grows with the run). `how` says which. For lab 5's in-place tests: a second buffer
+ * of any kind (cudaMalloc, __device__ arrays, a module of the file's own) shows here. */
+double tl_worker_device_extra(tl_worker *w, const char **how);
+
 /* getenv(name), or `otherwise` when unset or empty. */
 const char *tl_env_text(const char *name, const char *otherwise);
 

@@ -102,3 +102,17 @@ extern "C" {
 #include TL_LAUNCHES
 #undef TL_LAUNCH
 }
+
+/* The device memory the student's worker holds beyond its baseline (kit/remote.h). */
+extern "C" double tl_case_device_extra(const char **how)
+{
+    return tl_worker_device_extra(tl_student_worker(), how);
+}
+
+/* The cudaMalloc-family calls the last call made, as the worker counted them
+ * (grader/lab_allocs.c: by name, so a complement of the measure above, which
+ * sees no buffer freed before the reply). */
+extern "C" unsigned tl_case_device_allocs(void)
+{
+    return last.device_allocs;
+}

@@ -20,7 +20,7 @@
  * cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
  * Launch through it so the same lab file builds on every tilelab backend.
  */
-#define LAUNCH(kernel, ...) kernel<<<__VA_ARGS__>>>
+#define LAUNCH(kernel, grid, ...) kernel<<<(grid), __VA_ARGS__>>>
 
 /* Round-up division: how many blocks of size `b` cover `n` items. */
 #define CEIL_DIV(n, b) (((n) + (b) - 1) / (b))

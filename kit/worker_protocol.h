@@ -69,7 +69,9 @@ typedef enum {
     TL_REPLY_DONE,         /* the launches ran; cuda_error says how */
     TL_REPLY_UNDEFINED,    /* the file does not define this launch function */
     TL_REPLY_FORBIDDEN,    /* the sandbox stopped a system call: syscall names it */
-    TL_REPLY_SETUP_FAILED  /* CUDA or the buffers could not be set up: cuda_error */
+    TL_REPLY_SETUP_FAILED, /* CUDA or the buffers could not be set up: cuda_error */
+    TL_REPLY_LOADING,      /* the sandbox is on, the lab file not yet mapped: the judge measures, then says go */
+    TL_REPLY_ENDED         /* the lab file ended the process (exit, abort) or threw out of a launch: `what` says how */
 } tl_worker_status;
 
 typedef struct {
@@ -81,6 +83,10 @@ typedef struct {
     int32_t syscall;        /* TL_REPLY_FORBIDDEN: the call's number */
     uint32_t device_allocs; /* cudaMalloc-family calls made during the launches */
     uint32_t pad;
+    char what[192];         /* TL_REPLY_ENDED: "called exit (status 1) in launch_transpose (+0x4f, worker.so)" */
+    uint64_t lab_offset;    /* ... and where, as an offset into the lab file's library (0: not in it), which
+                               the judge turns into FILE:LINE (kit/remote.cu) */
+    char what_alone[64];    /* ... and the call alone, "called exit (status 1)", for that sentence */
 } tl_worker_reply;
 
 #endif

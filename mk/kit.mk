@@ -9,7 +9,21 @@ KIT_OBJS := $(addprefix $(KIT)/,$(addsuffix .o,$(notdir $(KIT_CU) $(KIT_C))))
 vpath %.cu kit grader $(KIND_DIRS) tools/bench
 vpath %.c kit grader $(KIND_DIRS)
 
-$(KIT)/%.cu.o: %.cu $(KIT_HEADERS)
+# The CUDA headers the kit's own sources include, each with the stem of the NVIDIA
+# package it comes in (NVIDIA's repository names it STEM-X-Y for CUDA X.Y; setup.sh
+# installs them). cuda_profiler_api.h is not in nvcc's package nor the runtime's. Where
+# one is missing, the kit's build stops before nvcc with one sentence naming the package.
+CUDA_KIT_HEADERS := cuda_runtime.h=cuda-cudart-dev cuda.h=cuda-driver-dev cuda_profiler_api.h=cuda-profiler-api
+CUDA_HEADERS_MISSING = $(strip $(foreach h,$(CUDA_KIT_HEADERS),$(if $(wildcard $(addsuffix /$(firstword $(subst =, ,$(h))),\
+    $(CUDA_HOME)/include $(wildcard $(CUDA_HOME)/targets/*/include))),,$(h))))
+# X-Y of a toolkit in .../cuda-X.Y (NVIDIA's packages' folder), else the words X-Y
+CUDA_PACKAGE_VERSION = $(or $(subst .,-,$(patsubst cuda-%,%,$(filter cuda-%,$(notdir $(realpath $(CUDA_HOME)))))),X-Y)
+CUDA_PACKAGES_MISSING = $(foreach h,$(CUDA_HEADERS_MISSING),$(lastword $(subst =, ,$(h)))-$(CUDA_PACKAGE_VERSION))
+.PHONY: need-cuda-headers
+need-cuda-headers:
+	$(if $(CUDA_HEADERS_MISSING),@echo "the CUDA toolkit at $(CUDA_HOME) has no $(foreach h,$(CUDA_HEADERS_MISSING),$(firstword $(subst =, ,$(h)))) (the kit includes it): install NVIDIA's $(CUDA_PACKAGES_MISSING) (sudo apt-get install $(CUDA_PACKAGES_MISSING) from NVIDIA's CUDA repository) or the whole toolkit." >&2; exit 2)
+
+$(KIT)/%.cu.o: %.cu $(KIT_HEADERS) | need-cuda-headers
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -20,7 +34,7 @@ $(KIT)/%.c.o: %.c $(KIT_HEADERS)
 	$(Q)gcc $(CFLAGS) -c $< -o $@
 
 # The judge's programs' objects (hidden tests, measurements, workers' launches).
-$(KIT)/grader/%.cu.o: %.cu $(KIT_HEADERS)
+$(KIT)/grader/%.cu.o: %.cu $(KIT_HEADERS) | need-cuda-headers
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
@@ -76,7 +90,8 @@ $(KIT)/judge/check-%: $(KIT)/%_check.cu.o $(JUDGE_LINK)
 	$(Q)$(NVCC) $(NVFLAGS) $^ -o $@
 
 # What the lab file's launches may allocate is counted (lab 5: in place).
-COUNTED_ALLOCS := cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch
+COUNTED_ALLOCS := cudaMalloc cudaMallocManaged cudaMallocAsync cudaMallocPitch cudaMalloc3D cudaMallocArray \
+                  cudaMalloc3DArray cudaMallocFromPoolAsync
 WORKER_LDFLAGS := $(foreach f,$(COUNTED_ALLOCS),-Xlinker --wrap=$(f))
 WORKER_KIT := $(KIT)/worker.cu.o $(KIT)/sandbox.c.o
 
@@ -86,17 +101,19 @@ WORKER_KIT := $(KIT)/worker.cu.o $(KIT)/sandbox.c.o
 # and the library. It exports what the library may call of it: the counted
 # allocations and the kit's checks (kit/check.h), pulled from libtilelab.a.
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/*/lib))
-LAB_EXPORTS := $(COUNTED_ALLOCS) tl_check_cuda tl_host_floats
+# And the exits (kit/lab_exits.c): a lab file that ends the process says how, in its reply.
+LAB_EXITS := exit _exit _Exit quick_exit abort
+LAB_EXPORTS := $(COUNTED_ALLOCS) tl_check_cuda tl_host_floats $(LAB_EXITS)
 LAB_WORKER_LDFLAGS := -cudart shared -ldl $(if $(CUDA_LIBDIR),-Xlinker -rpath=$(CUDA_LIBDIR)) \
     $(foreach f,$(LAB_EXPORTS),-Xlinker --export-dynamic-symbol=$(f) -Xlinker --undefined=$(f))
-$(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS)
+$(KIT)/worker-loader.cu.o: grader/worker.cu $(KIT_HEADERS) | need-cuda-headers
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) -DTL_WORKER_LOADS_LAB -c $< -o $@
 # The linker's trace of this link names every file it used: the list of
 # names a lab file's global definitions must not collide with
 # (grader/inspect.c --link-symbols) is read from those files.
-$(KIT)/lab-worker: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a | need-seccomp
+$(KIT)/lab-worker: $(KIT)/worker-loader.cu.o $(KIT)/grader/lab_allocs.c.o $(KIT)/lab_exits.c.o $(KIT)/sandbox.c.o $(KIT)/libtilelab.a | need-seccomp
 	@echo "  NVCC  $@"
 	$(Q)$(NVCC) $(NVFLAGS) $^ $(SECCOMP_LIBS) $(LAB_WORKER_LDFLAGS) -Xlinker --trace -o $@ > $@.trace
 $(KIT)/link-symbols.txt: $(KIT)/lab-worker mk/link-symbols.sh

@@ -34,7 +34,9 @@ STUDENT_SRC := $(OUT)/src/$(notdir $(SRC))
 # -fPIC: the file becomes a shared library, which the lab worker maps inside its
 # sandbox. -ffunction-sections: every host function in a section of its own, so
 # the inspector sees each call between them as a relocation (grader/inspect.c).
-STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC)) -Xcompiler -fPIC,-ffunction-sections
+# -g1: line tables of the host code alone, so the judge can say at which line the
+# file called exit or abort (kit/remote.cu).
+STUDENT_NVFLAGS := $(filter-out $(KIT_INCLUDES),$(NVFLAGS)) -I$(OUT)/public -Xcompiler -iquote,$(dir $(SRC)) -Xcompiler -fPIC,-ffunction-sections,-g1
 
 # What each kind needs of make (the kit workers its measurement compares with,
 # its flags and contrasts in CPU mode): read before cpu.mk, which uses them.

@@ -120,6 +120,13 @@ static int untransposed_only(const float *input, const float *expected, const fl
     return 1;
 }
 
+/* The judges' measure of the device memory the lab file's worker holds beyond its
+ * buffers (kit/remote_launch.cu); absent where the lab file is linked in (make bench). */
+extern "C" double tl_case_device_extra(const char **how) __attribute__((weak));
+extern "C" unsigned tl_case_device_allocs(void) __attribute__((weak));
+/* Past this, a second buffer (8192^2 floats is 256 MiB): see its use below. */
+#define TL_INPLACE_EXTRA_DEVICE_BYTES (64.0 * (1 << 20))
+
 tl_case_result tl_inplace_case(int n, uint64_t seed)
 {
     return tl_inplace_case_of(launch_transpose_inplace, n, seed);
@@ -170,6 +177,25 @@ tl_case_result tl_inplace_case_of(tl_inplace_fn launch, int n, uint64_t seed)
                           "skeleton's placeholder still runs"
                         : "each tile must go to the other's place, transposed, from its own shared buffer: "
                           "a[i][j] takes lower[x][y], a[j][i] takes upper[x][y] (handout: Part 2)");
+        } else if (tl_case_device_allocs && tl_case_device_allocs()) {
+            tl_case_set(&r, TL_CASE_WRONG, "N = %d: your code allocated device memory while it ran (%u cudaMalloc "
+                        "calls): in place means no second buffer. Next: swap each tile pair through shared memory, "
+                        "in the matrix you are given (handout: Part 2).", n, tl_case_device_allocs());
+        } else if (tl_case_device_extra) {
+            /* In place means no second buffer of any kind: what the worker's processes hold
+             * now beyond what they held before the lab file was mapped, read from outside the
+             * worker (kit/remote.cu). The file's own module and its __device__ data (at most
+             * the rubric's static_device_bytes_max) and the CUDA runtime's own growth stay
+             * well below the limit. UNCALIBRATED: the limit awaits a measurement of every
+             * fair lab 5 fixture on the H200 (tests/submissions/fair/lab5). */
+            const char *how = "";
+            double extra = tl_case_device_extra(&how);
+            if (extra > TL_INPLACE_EXTRA_DEVICE_BYTES)
+                tl_case_set(&r, TL_CASE_WRONG, "N = %d: your code held %.0f MiB of device memory beyond the grader's "
+                            "buffers while it ran (%s): in place means no second buffer (cudaMalloc of any kind, a "
+                            "large __device__ array, a module of your own). Next: swap each tile pair through "
+                            "shared memory, in the matrix you are given (handout: Part 2).",
+                            n, extra / (1 << 20), how);
         }
     }
     free(input);

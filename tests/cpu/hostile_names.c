@@ -56,6 +56,29 @@ Test(cpu_hostile, a_newline_in_out_costs_no_points, .timeout = 900)
     cr_expect_eq(score, 80, "lab 3's reference scored %g, not 80/80, with a newline in --out:\n%s", score, log);
 }
 
+
+/* Builds lab 4's SRC for the CPU (its log in LOG) and puts its CPU worker's path in WORKER.
+ * Other tests build the same file at once (tests/cpu/cpu.c, ./grade's): the build holds
+ * cpu.c's lock for the file and ./grade's for its folder, so no two write it together. */
+static void build_lab4_for_cpu(const char *src, const char *log, char *worker, size_t size)
+{
+    char cmd[4096], lock[512], where[600];
+    snprintf(lock, sizeof lock, "%s", src);
+    for (char *p = lock; *p; p++)
+        if (*p == '/' || *p == '.')
+            *p = '_';
+    snprintf(where, sizeof where, "%s.where", log);
+    snprintf(cmd, sizeof cmd, "src='%s' && out=$(make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC=\"$src\" "
+             "print-dirs | cut -d' ' -f1) && mkdir -p build/tests/cpu-mode && flock build/tests/cpu-mode/%s.lock "
+             "flock \"$out.build-lock\" make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC=\"$src\" cpu > %s 2>&1 "
+             "&& make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC=\"$src\" print-cpu > %s", src, lock, log, where);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    FILE *f = fopen(where, "r");
+    char format[16];
+    snprintf(format, sizeof format, "%%%zus", size - 1);
+    cr_assert(f && fscanf(f, format, worker) == 1, "print-cpu said nothing: %s", where);
+    fclose(f);
+}
 /* The shared-load requests cpu-check counts at 128^3 for lab 4's SRC (a
  * path make can take), shown as SHOWN (--source, as ./grade passes the
  * student's name): the imitation ncu CSV's smsp__sass_inst_executed_op_shared_ld.
@@ -63,20 +86,14 @@ Test(cpu_hostile, a_newline_in_out_costs_no_points, .timeout = 900)
 static long shared_loads(const char *src, const char *shown, const char *name)
 {
     char cmd[4096], worker[512] = "", path[512], line[512];
-    snprintf(cmd, sizeof cmd, "make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC='%s' cpu > " WORK
-             "/names/%s.build.log 2>&1 && make -s --no-print-directory -f mk/submission.mk LAB=lab4 SRC='%s' print-cpu > "
-             WORK "/names/%s.where", src, name, src, name);
-    cr_assert_eq(sh(cmd), 0, "%s", cmd);
-    snprintf(path, sizeof path, WORK "/names/%s.where", name);
-    FILE *f = fopen(path, "r");
-    cr_assert(f && fscanf(f, "%511s", worker) == 1, "print-cpu said nothing: %s", path);
-    fclose(f);
+    snprintf(path, sizeof path, WORK "/names/%s.build.log", name);
+    build_lab4_for_cpu(src, path, worker, sizeof worker);
     snprintf(cmd, sizeof cmd, "build/cpu/cpu-check --worker %s --kind matmul --lab lab4 --source '%s' --timeout 900 "
              "--mnk 1x1x1 --counters 128x128x128 --ncu-csv " WORK "/names/%s.csv > " WORK "/names/%s.log 2>&1",
              worker, shown, name, name);
     sh(cmd);
     snprintf(path, sizeof path, WORK "/names/%s.csv", name);
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     cr_assert(f, "no %s", path);
     long value = -1;
     while (fgets(line, sizeof line, f))
@@ -102,4 +119,30 @@ Test(cpu_hostile, counts_do_not_depend_on_the_file_s_name, .timeout = 1800)
     long odd = shared_loads(WORK "/names/link/lab4__1_.cu", WORK "/names/in/lab4 (1).cu", "odd");
     cr_expect_eq(plain, 81920, "matmul.cu: %ld shared-load requests at 128^3, not 81,920", plain);
     cr_expect_eq(odd, plain, "'lab4 (1).cu': %ld shared-load requests, matmul.cu %ld", odd, plain);
+}
+
+/* Issue 44, case 7: lab 4's report page draws both shared loads of line 31
+ * (sum += As[ty][k] * Bs[k][tx]), one figure each; it drew one, the two
+ * instructions' counts summed under the lowest block's warp of either. */
+Test(cpu_hostile, lab4_s_page_draws_both_shared_loads_of_line_31, .timeout = 1800)
+{
+    const char *src = "solutions/lab4-tiled-matmul/matmul.cu";
+    char cmd[4096], worker[512] = "";
+    cr_assert_eq(sh("rm -rf " WORK "/page && mkdir -p " WORK "/page"), 0);
+    build_lab4_for_cpu(src, WORK "/page/build.log", worker, sizeof worker);
+    snprintf(cmd, sizeof cmd, "build/cpu/cpu-check --worker %s --kind matmul --lab lab4 --source %s --timeout 900 --mnk 1x1x1 "
+             "--counters 64x64x64 --json " WORK "/page/cpu-check.json > " WORK "/page/check.log 2>&1 && "
+             "make -s --no-print-directory build/tools/report && build/tools/report --rubric labs/lab4-tiled-matmul/lab.rubric "
+             "--source %s --tests tests/fixtures/tests-all-pass.json --cpu-mode 'a test' --elapsed 3600 "
+             "--results " WORK "/page/results.json --html " WORK "/page/report.html > " WORK "/page/report.log 2>&1; "
+             "grep -o 'id=\"fig-31-shared-ld[^\"]*\"' " WORK "/page/report.html > " WORK "/page/figures.txt", worker, src, src);
+    sh(cmd);
+    FILE *f = fopen(WORK "/page/figures.txt", "r");
+    char figures[512] = "";
+    if (f) {
+        figures[fread(figures, 1, sizeof figures - 1, f)] = '\0';
+        fclose(f);
+    }
+    cr_expect(strstr(figures, "id=\"fig-31-shared-ld-As\"") && strstr(figures, "id=\"fig-31-shared-ld-Bs\""),
+              "line 31's shared-load figures: %s (see " WORK "/page/report.html)", figures);
 }

@@ -621,6 +621,9 @@ Test(report_page, lab7_the_reference_skips_as_a_warp_the_diverging_skip_does_not
     }
     expect_branch_figure(&ref, "yours", 0);
     expect_branch_figure(&bad, "yours", 1);
+    /* Issue 43: both kernels' memory accesses are counted and drawn, as lab 4's are. */
+    cr_expect(strstr(dom_of(&ref), "Counted at 256x256x256 by CPU mode"), "%s: no counters on lab 7's page", ref.dir);
+    cr_expect(!strstr(dom_of(&ref), "No counters case"), "%s: lab 7's page says it has no counters", ref.dir);
     release(&ref);
     release(&bad);
 }

@@ -145,3 +145,90 @@ Test(cpu_student, inline_ptx_on_the_gpu_s_path_is_named_with_its_line)
     cr_expect_neq(status, 0);
     tl_json_free(j);
 }
+
+/* Lab 7's counters in CPU mode, each part's kernel on its own (as ./grade --cpu checks them, --unit by
+ * --unit): bank conflicts, sectors and widths per line of the file, which report.html draws. */
+Test(cpu_student, lab7_counts_both_kernels_memory_accesses)
+{
+    static const struct { const char *unit; int line; const char *space; } parts[] = {
+        {"dense", 100, "shared"},    /* part 1: float4 reads of As in the multiply */
+        {"sparse", 296, "shared"}};  /* part 2: the tall tile's reads of A */
+    for (int i = 0; i < 2; i++) {
+        char args[256], name[64];
+        snprintf(args, sizeof args, "--unit %s --shape 17x33x65 --counters 128x128x128 --no-branches", parts[i].unit);
+        snprintf(name, sizeof name, "lab7_counters_%s", parts[i].unit);
+        int status;
+        tl_json *j = check("lab7", "solutions/lab7-sparse-matmul/matmul.cu", name, args, &status);
+        expect_right_and_clean(j, status, name);
+        const tl_json *c = tl_json_get(j, "counters");
+        cr_assert(c, "%s: no counters", parts[i].unit);
+        cr_expect_str_eq(tl_json_string(c, "shape", ""), "128x128x128");
+        cr_expect_gt(tl_json_number(c, "shared_ld_requests", 0), 0, "%s", parts[i].unit);
+        cr_expect_gt(tl_json_number(c, "global_ld_requests", 0), 0, "%s", parts[i].unit);
+        cr_expect_str_eq(tl_json_string(c, "request_widths", ""), "ptx", "widths from nvcc's PTX (%s)", parts[i].unit);
+        int found = 0;
+        for (const tl_json *s = tl_json_get(c, "sites")->child; s; s = s->next)
+            found |= (int)tl_json_number(s, "line", 0) == parts[i].line && !strcmp(tl_json_string(s, "space", ""), parts[i].space);
+        cr_expect(found, "%s: no %s access counted at line %d", parts[i].unit, parts[i].space, parts[i].line);
+        tl_json_free(j);
+    }
+}
+
+/* Lab 7's double-buffered part 1 (the candidate reference, switched on by
+ * tests/submissions/fair/lab7/dense_double_buffered.patch): right on every kind
+ * of edge, and its one barrier a slice leaves no race between a stage's reads
+ * and its refill. */
+Test(cpu_student, lab7_double_buffered_dense_is_right_and_race_free)
+{
+    cr_assert_eq(sh_("mkdir -p " WORK " && patch -s -o " WORK "/lab7_dbuf.cu solutions/lab7-sparse-matmul/matmul.cu "
+                     "< tests/submissions/fair/lab7/dense_double_buffered.patch"), 0);
+    int status;
+    tl_json *j = check("lab7", WORK "/lab7_dbuf.cu", "lab7_dbuf",
+                       "--unit dense --shape 1x1x1 --shape 1x300x1 --shape 300x1x200 --shape 17x33x65 "
+                       "--shape 130x36x260 --shape 257x129x131 --shape 64x64x64 --counters 128x128x128 --no-branches",
+                       &status);
+    expect_right_and_clean(j, status, "lab7_dbuf");
+    tl_json_free(j);
+}
+
+/* The source step (build/cpu/cudafe) on `input`, a preprocessed file named t.cu; its output. */
+static const char *source_step(const char *name, const char *input)
+{
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, WORK "/cudafe-%s", name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fprintf(f, "# 1 \"t.cu\"\n%s", input);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "build/cpu/cudafe < %s > %s.out 2>&1", path, path);
+    cr_assert_eq(sh_(cmd), 0, "cudafe failed on %s", input);
+    snprintf(path + strlen(path), sizeof path - strlen(path), ".out");
+    return read_all(path);
+}
+
+Test(cpu_student, a_launch_through_a_member_calls_the_member)
+{
+    const char *out = source_step("member", "void f() {\n  p.k<<<1, 2>>>(x);\n  s->k<<<g, b, 64>>>(y);\n  a[i].k<<<1, 1>>>(z);\n}\n");
+    cr_expect(strstr(out, "{ p.k(tlc_a...); }, \"t.cu\", 2, 1, 2)(x);"), "%s", out);
+    cr_expect(strstr(out, "{ s->k(tlc_a...); }, \"t.cu\", 3, g, b, 64)(y);"), "%s", out);
+    cr_expect(strstr(out, "{ a[i].k(tlc_a...); }, \"t.cu\", 4, 1, 1)(z);"), "%s", out);
+}
+
+/* Inline PTX in device code (marked by __device__ and __global__ in CPU mode) stops with its line;
+ * a host function's asm (x86, run on the CPU as it is) and a library's are left alone. */
+Test(cpu_student, inline_asm_is_refused_in_device_code_only)
+{
+    const char *out = source_step("asm", "__tlc_device__ void d() {\n  asm volatile(\"bar.sync 0;\" ::: \"memory\");\n}\n"
+                                         "void h() {\n  asm volatile(\"pause\");\n}\n"
+                                         "__tlc_device__ int x;\n void h2() { __asm__(\"nop\"); }\n");
+    cr_expect(strstr(out, "tlc_unsupported(\"inline PTX assembly (asm)\", \"t.cu\", 2);"), "%s", out);
+    cr_expect(strstr(out, "asm volatile(\"pause\")"), "the host function's asm was rewritten:\n%s", out);
+    cr_expect(strstr(out, "__asm__(\"nop\")"), "asm after a device variable's declaration was rewritten:\n%s", out);
+    cr_expect(!strstr(out, "__tlc_device__"), "the mark is left in:\n%s", out);
+}
+
+Test(cpu_student, cuda_launch_kernel_drops_the_void_cast)
+{
+    const char *out = source_step("launchkernel", "void f() {\n  cudaLaunchKernel((const void *)k, g, b, args, 0, 0);\n}\n");
+    cr_expect(strstr(out, "::tlc::launch_kernel(\"t.cu\", 2, k, g, b, args, 0, 0);"), "%s", out);
+}

@@ -293,6 +293,8 @@ static int gs_setup_with(const char *os_release, const char *mode, const char *c
              "printf 'lab=lab1\\nmode=%s\\n' > $d/ag/autograder.conf && printf '%s' > $d/os-release && "
              "for t in apt-get dpkg make; do printf '#!/bin/sh\\necho \"%%s $*\" \"$(basename \"$0\")\" >> %s/setup/calls\\n' > $d/bin/$t; done && "
              "printf '#!/bin/sh\\necho not-installed\\n' > $d/bin/dpkg-query && "
+             /* apt-cache pkgnames PREFIX: NVIDIA's repository has each package for CUDA 12.9 and 13.0 */
+             "printf '#!/bin/sh\\n[ \"$1\" = pkgnames ] || exit 1\\nprintf \"%%%%s12-9\\\\n%%%%s13-0\\\\n\" \"$2\" \"$2\"\\n' > $d/bin/apt-cache && "
              /* curl: NVIDIA's repository has a keyring for these releases only */
              "printf '#!/bin/sh\\necho \"curl $*\" >> %s/setup/calls\\ncase \"$*\" in */repos/ubuntu2204/*|*/repos/ubuntu2404/*|*/repos/debian12/*) "
              "while [ $# -gt 1 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done; exit 0 ;; esac\\nexit 22\\n' > $d/bin/curl && "
@@ -334,7 +336,8 @@ Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_fr
         cr_assert(strstr(log, want), "no keyring fetched from NVIDIA's %s repository:\n%s", ok[i].repo, log);
         cr_assert(strstr(log, "install -y -qq build-essential make pkg-config libseccomp-dev ca-certificates curl apt-get"),
                   "%s", log);
-        cr_assert(strstr(log, "install -y -qq --no-install-recommends cuda-nvcc-13-0 cuda-cudart-dev-13-0 cuda-driver-dev-13-0 apt-get"),
+        cr_assert(strstr(log, "install -y -qq --no-install-recommends cuda-nvcc-13-0 cuda-cudart-dev-13-0 cuda-driver-dev-13-0 "
+                  "cuda-profiler-api-13-0 apt-get"),
                   "the compiler and the runtime's headers, CUDA 13.0, the same names on every release:\n%s", log);
         cr_assert(strstr(log, "-f mk/submission.mk LAB=lab1 ") && strstr(log, "link-symbols cpu-kit make"),
                   "CPU mode's parts are built once, in setup:\n%s", log);
@@ -360,6 +363,13 @@ Test(gradescope, setup_reads_the_image_s_release_and_installs_cuda_s_compiler_fr
     cr_assert(strstr(log, "could not reach NVIDIA's CUDA repository (https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64; curl exit 6)") &&
               strstr(log, "needs the network") && !strstr(log, "has no packages") && !strstr(log, "--no-install-recommends cuda-nvcc"),
               "%s", log);
+    /* Issue 44: cuda_profiler_api.h (the kit's worker includes it) is in none of the other
+     * three packages; a repository without CUDA 13.0's is named, with what it has. */
+    const char *no_profiler = "printf '#!/bin/sh\\ncase \"$2\" in cuda-profiler-api-) echo cuda-profiler-api-12-9 ;; "
+                              "*) echo \"${2}13-0\" ;; esac\\n' > $d/bin/apt-cache";
+    cr_assert_eq(gs_setup_with(ok[0].release, "cpu", no_profiler, &log), 1, "%s", log);
+    cr_assert(strstr(log, "has no cuda-profiler-api-13-0 (it has: cuda-profiler-api-12-9 )") &&
+              !strstr(log, "--no-install-recommends cuda-nvcc"), "%s", log);
     const char *no_apt = "printf '#!/bin/sh\\necho \"$* apt-get\" >> $d/calls\\necho \"E: Failed to fetch\" >&2\\nexit 100\\n' > $d/bin/apt-get";
     cr_assert_eq(gs_setup_with(ok[1].release, "cpu", no_apt, &log), 1, "%s", log);
     cr_assert(strstr(log, "setup.sh: apt-get update failed (exit 100; apt's lines above)") && strstr(log, "as root") &&

@@ -260,3 +260,77 @@ Test(hostile, every_student_keeps_a_row_of_their_own, .timeout = 120)
     const char *linked = file_of("names", "out/linky/lab1/results.json");
     cr_expect(strstr(linked, "is a symbolic link, not the file itself: hand in the file."), "%s", linked);
 }
+
+/* ---- the smaller points ---- */
+
+/* The maximum of a results.json (-1 when there is none). */
+static double max_score_of(const char *path)
+{
+    const char *text = tool_read(path, NULL), *at = strstr(text, "\"max_score\": ");
+    return at ? atof(at + strlen("\"max_score\": ")) : -1;
+}
+
+/* Issue 44, case 7: in CPU mode every lab 1 row is out of 72 (its 100 without
+ * the 28 performance points CPU mode never measures), the rows of a grade
+ * that timed out or crashed and a file refused before its build included. */
+Test(hostile, cpu_mode_rows_share_one_maximum, .timeout = 300)
+{
+    class_of("cpu-max");
+    cr_assert_eq(tool_sh("cd " WORK "/cpu-max/class && mkdir -p slow crash && echo '// fake-grade: sleep 30' > slow/lab1.cu && "
+                         "echo '// fake-grade: exit 3' > crash/lab1.cu"), 0);
+    cr_assert_eq(batch("cpu-max", "--cpu --out " WORK "/cpu-max/out"), 0, "%s", file_of("cpu-max", "batch.log"));
+    cr_expect_eq(max_score_of(WORK "/cpu-max/out/alice/lab1/results.json"), 72);
+    cr_expect_eq(max_score_of(WORK "/cpu-max/out/slow/lab1/results.json"), 72, "the timeout row:\n%s",
+                 file_of("cpu-max", "out/slow/lab1/results.json"));
+    cr_expect_eq(max_score_of(WORK "/cpu-max/out/crash/lab1/results.json"), 72, "the crash row:\n%s",
+                 file_of("cpu-max", "out/crash/lab1/results.json"));
+    /* a file refused before its build (an #include of another's file): out of 72 too */
+    student_with("cpu-max-refused", "lab1.cu", "'#include \"../secret.txt\"'");
+    cr_expect_eq(tool_sh("NO_COLOR=1 ./grade lab1 --cpu --file " WORK "/cpu-max-refused/student/lab1.cu --out " WORK
+                         "/cpu-max-refused/out > " WORK "/cpu-max-refused/grade.log 2>&1"), 1);
+    cr_expect_eq(max_score_of(WORK "/cpu-max-refused/out/results.json"), 72, "%s",
+                 tool_read(WORK "/cpu-max-refused/out/results.json", NULL));
+}
+
+/* Issue 44, case 7: the class board at phone width (480 px). Its nine columns
+ * do not fit there; the pseudonyms, the one column that wraps, were squeezed
+ * to one character a line. Now the table scrolls sideways in a box of its
+ * own and a pseudonym keeps 9rem. What is checked is the page's markup and
+ * style (no browser lays it out here; tests/tools/board.c renders it in
+ * headless Chromium where there is one). */
+Test(hostile, the_board_keeps_pseudonyms_readable_at_phone_width, .timeout = 120)
+{
+    fresh("board");
+    cr_assert_eq(tool_sh("cp -R tests/fixtures/board/gradebook " WORK "/board/book && ./grade --board " WORK
+                         "/board/book > " WORK "/board/out.txt 2>&1"), 0, "%s", tool_read(WORK "/board/out.txt", NULL));
+    const char *page = tool_read(WORK "/board/book/board/lab3-nvidia-h100-80gb-hbm3.html", NULL);
+    const char *table = strstr(page, "<table>"), *box = strstr(page, "<div class=\"scroll\"><table>");
+    cr_assert(table, "no table on the board:\n%s", page);
+    cr_expect(box && box + strlen("<div class=\"scroll\">") == table, "the table is not in a box of its own");
+    cr_expect(strstr(page, "div.scroll{overflow-x:auto}"), "the box does not scroll sideways");
+    const char *name = strstr(page, "td.name,th.name{");
+    cr_expect(name && strstr(name, "min-width:9rem") && strstr(name, "min-width:9rem") < strchr(name, '}'),
+              "a pseudonym has no width of its own");
+    cr_expect(strstr(page, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+}
+
+/* Issue 44, case 6: a CUDA toolkit with nvcc's, the runtime's and the driver's
+ * headers but not cuda_profiler_api.h (Ubuntu 22.04 with setup.sh's first three
+ * packages): the kit's build stops before nvcc with one sentence naming the
+ * package that has it (setup.sh installs it; tests/tools/gradescope.c). */
+Test(hostile, a_missing_cuda_header_is_named_with_its_package)
+{
+    fresh("cuda-headers");
+    cr_assert_eq(tool_sh("mkdir -p " WORK "/cuda-headers/cuda-13.0/include " WORK "/cuda-headers/cuda-13.0/bin && touch " WORK
+                         "/cuda-headers/cuda-13.0/include/cuda_runtime.h " WORK "/cuda-headers/cuda-13.0/include/cuda.h"), 0);
+    int status = tool_sh("make -s --no-print-directory ARCH=sm_hostile CUDA_HOME=$PWD/" WORK "/cuda-headers/cuda-13.0 "
+                         "build/sm_hostile/kit/case.cu.o > " WORK "/cuda-headers/make.log 2>&1");
+    const char *log = tool_read(WORK "/cuda-headers/make.log", NULL);
+    cr_expect_eq(status, 2, "%s", log);
+    cr_expect(strstr(log, "has no cuda_profiler_api.h (the kit includes it): install NVIDIA's cuda-profiler-api-13-0 "
+                          "(sudo apt-get install cuda-profiler-api-13-0"), "%s", log);
+    cr_expect(!strstr(log, "nvcc"), "nvcc ran:\n%s", log);
+    tool_sh("rm -rf build/sm_hostile");
+    cr_expect_eq(tool_sh("make -s --no-print-directory need-cuda-headers > " WORK "/cuda-headers/here.log 2>&1"), 0,
+                 "this machine's toolkit: %s", tool_read(WORK "/cuda-headers/here.log", NULL));
+}

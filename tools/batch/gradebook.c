@@ -256,12 +256,13 @@ static int write_stub(const char *path, int argc, char **argv)
             return 2;
         }
     }
-    /* The maximum the lab could have given, as the report states it when it cannot grade. */
+    /* The maximum the lab could have given, as the report states it when it cannot grade
+     * (in CPU mode, without the points CPU mode never measures: as its graded rows). */
     double max = 0;
     tl_rubric rubric;
     char err[256];
     if (rubric_path && tl_rubric_load(rubric_path, &rubric, err, sizeof err) == 0) {
-        max = tl_rubric_max_points(&rubric);
+        max = mode && !strcmp(mode, "cpu") ? tl_rubric_cpu_max_points(&rubric) : tl_rubric_max_points(&rubric);
         if (!lab)
             lab = rubric.id;
     } else if (rubric_path) {

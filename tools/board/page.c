@@ -207,12 +207,16 @@ static const char *const style =
     "h1{font-size:1.5rem;margin:0 0 .2rem}p.sub{color:#555;margin:0 0 1.2rem}"
     "table{border-collapse:collapse;width:100%}th,td{padding:.35rem .6rem;border-bottom:1px solid #e2e5e9;"
     "text-align:right;vertical-align:middle;white-space:nowrap}th{background:#f4f6f8;font-weight:600}"
-    "td.name,th.name{text-align:left;white-space:normal;overflow-wrap:anywhere;max-width:22rem}"
+    /* At phone width (480 px) the nine columns do not fit: the table scrolls sideways in its own
+     * box, and a pseudonym keeps 9rem (it was squeezed to one character a line). */
+    "div.scroll{overflow-x:auto}"
+    "td.name,th.name{text-align:left;white-space:normal;overflow-wrap:anywhere;min-width:9rem;max-width:22rem}"
     "td.rank{font-weight:700}tr.tie td.rank{color:#8a5a00}span.tie{font-size:.75rem;background:#fff2cc;"
     "border:1px solid #e0c060;border-radius:.6rem;padding:0 .35rem;margin-left:.3rem}"
     "span.pm{color:#666;font-size:.85em}td.na{color:#999}svg.spark{vertical-align:middle}"
     "footer{color:#555;font-size:.85rem;margin-top:1.2rem}footer dt{font-weight:600}footer dd{margin:0 0 .4rem 1rem}"
-    "ul.boards li{margin:.3rem 0}";
+    "ul.boards li{margin:.3rem 0}"
+    "@media (max-width:600px){body{margin:1rem auto;padding:0 .5rem;font-size:14px}th,td{padding:.3rem .4rem}}";
 
 static void page_head(FILE *f, const char *title)
 {
@@ -289,7 +293,7 @@ int write_board_html(const char *path, const board *b, const char *index_href)
         fprintf(f, "The order is the deadline re-run's: each file graded again in %d interleaved rounds with a fresh "
                    "secret seed, the median shown. ", b->rerun_rounds);
     fprintf(f, "<a href=\"%s\">All boards</a></p>\n", index_href);
-    fprintf(f, "<table>\n<thead><tr><th>rank</th><th class=\"name\">pseudonym</th><th>fraction of %s</th>"
+    fprintf(f, "<div class=\"scroll\"><table>\n<thead><tr><th>rank</th><th class=\"name\">pseudonym</th><th>fraction of %s</th>"
                "<th>%s</th><th>sectors/request<br>loads · stores</th><th>conflicts/request<br>loads · stores</th>"
                "<th>kernel lines</th><th>history</th><th>runs</th></tr></thead>\n<tbody>\n",
             b->matmul ? "cuBLAS" : "copy", b->matmul ? "GFLOP/s" : "GB/s");
@@ -318,7 +322,7 @@ int write_board_html(const char *path, const board *b, const char *index_href)
         sparkline(f, e);
         fprintf(f, "</td><td>%d</td></tr>\n", e->runs);
     }
-    fputs("</tbody>\n</table>\n<footer><dl>\n"
+    fputs("</tbody>\n</table></div>\n<footer><dl>\n"
           "<dt>rank</dt><dd>one more than the number of results clearly ahead. <b>=</b> and <i>tie</i>: this "
           "result's range (fraction ± its measured noise) overlaps another's, so their order is luck, not "
           "speed.</dd>\n"

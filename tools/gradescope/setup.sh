@@ -82,13 +82,18 @@ elif [ "$mode" = cpu ]; then
     arch=x86_64
     repo=$id$(printf '%s' "$version_id" | tr -d .)
     case " $id " in *" ubuntu "*|*" debian "*) ;; *)   # a derivative: NVIDIA publishes for its parent only
-        fail "this image runs $name, a derivative of $id_like; NVIDIA's CUDA repository has no $repo: install the CUDA compiler $cuda_version (cuda-nvcc-$CUDA_PIN, cuda-cudart-dev-$CUDA_PIN, cuda-driver-dev-$CUDA_PIN) from the repository of the release it derives from" ;;
+        fail "this image runs $name, a derivative of $id_like; NVIDIA's CUDA repository has no $repo: install the CUDA compiler $cuda_version (cuda-nvcc-$CUDA_PIN, cuda-cudart-dev-$CUDA_PIN, cuda-driver-dev-$CUDA_PIN, cuda-profiler-api-$CUDA_PIN) from the repository of the release it derives from" ;;
     esac
     url=https://developer.download.nvidia.com/compute/cuda/repos/$repo/$arch
     keyring_dir=$(mktemp -d)
     trap 'rm -rf "$keyring_dir"' EXIT
     say "CUDA compiler $cuda_version for CPU mode, from $url"
-    cuda_packages="cuda-nvcc-$CUDA_PIN cuda-cudart-dev-$CUDA_PIN cuda-driver-dev-$CUDA_PIN"
+    # nvcc; the runtime's headers and library; cuda.h (the kit's worker includes it); and
+    # cuda_profiler_api.h (grader/worker.cu and kit/case.cu include it), which is in none of
+    # those three (mk/kit.mk, CUDA_KIT_HEADERS: the same list, checked before the kit builds).
+    cuda_stems="cuda-nvcc cuda-cudart-dev cuda-driver-dev cuda-profiler-api"
+    cuda_packages=
+    for stem in $cuda_stems; do cuda_packages="$cuda_packages${cuda_packages:+ }$stem-$CUDA_PIN"; done
     # curl's exit 22 is an HTTP error (no such release folder there); any
     # other is the network (no route, no name, a timeout), not the release.
     status=0
@@ -100,7 +105,14 @@ elif [ "$mode" = cpu ]; then
     esac
     dpkg -i "$keyring_dir/cuda-keyring.deb" || fail "dpkg could not install NVIDIA's keyring (exit $?; its lines above): setup.sh runs as root"
     apt-get update -qq || apt_fail update $? "$cuda_packages"
-    # nvcc; the runtime's headers and library; cuda.h (the kit's worker includes it).
+    # Each package looked up by its name in the repository (STEM-X-Y, CUDA X.Y): one the
+    # repository lacks for this release is named here, with what it has, not in apt's error.
+    cuda_packages=
+    for stem in $cuda_stems; do
+        found=$(apt-cache pkgnames "$stem-" 2>/dev/null | grep -x -- "$stem-$CUDA_PIN" | head -n 1)
+        [ -n "$found" ] || fail "NVIDIA's CUDA repository for $name has no $stem-$CUDA_PIN (it has: $(apt-cache pkgnames "$stem-" 2>/dev/null | sort | tr '\n' ' ')): the kit needs CUDA $cuda_version's $stem; install it yourself, or use a release NVIDIA publishes it for (Ubuntu 22.04 or 24.04)"
+        cuda_packages="$cuda_packages${cuda_packages:+ }$found"
+    done
     apt-get install -y -qq --no-install-recommends $cuda_packages || apt_fail install $? "$cuda_packages"
     # The packages install /usr/local/cuda-13.0; the kit looks in /usr/local/cuda.
     installed=/usr/local/cuda-$cuda_version

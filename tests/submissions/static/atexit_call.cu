@@ -1,4 +1,4 @@
-/* Attack: the launch registers a function that runs at exit, outside the graded call; inspect must say "calls: atexit:". */
+/* Judged at run time: the launch registers a function with atexit; the worker ends with _exit, so it never runs; inspect must print nothing. */
 #include <stdlib.h>
 #include "tilelab.h"
 

@@ -1,4 +1,4 @@
-/* Attack: a constructor runs code before main, outside the graded call; inspect must say "startup: _ZL7warm_upv:". */
+/* Judged at run time: a constructor runs when the worker maps the file, inside its sandbox (no code of the file runs before it); inspect must print nothing. */
 #include "tilelab.h"
 
 __global__ void transpose_padded(const float *in, float *out, int rows, int cols)

@@ -1,4 +1,4 @@
-/* Attack: lab 5's in-place transpose done out of place through cudaMalloc'd scratch; inspect must say "calls: cudaMalloc:" and "calls: cudaFree:". */
+/* Judged at run time: lab 5's in-place transpose done out of place through cudaMalloc'd scratch. The judge measures the device memory the worker holds beyond its buffers (lab 5's in-place tests fail); inspect must print nothing. */
 #include "tilelab.h"
 
 __global__ void transpose_into(const float *in, float *out, int n)

@@ -1,4 +1,4 @@
-/* Attack: a global object whose destructor runs at exit, outside the graded call; inspect must say "startup: _GLOBAL__sub_I:" and "calls: __cxa_atexit:". */
+/* Judged at run time: a global object with a destructor. Its constructor runs inside the sandbox; the worker ends with _exit, so no destructor ever runs; inspect must print nothing. */
 #include "tilelab.h"
 
 __global__ void transpose_padded(const float *in, float *out, int rows, int cols)

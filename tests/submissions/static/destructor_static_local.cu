@@ -1,4 +1,4 @@
-/* Attack: a static local whose destructor is registered with __cxa_atexit and runs at exit; inspect must say "calls: __cxa_atexit:". */
+/* Judged at run time: a static local whose destructor is registered with __cxa_atexit; the worker ends with _exit, so it never runs; inspect must print nothing. */
 #include "tilelab.h"
 
 __global__ void transpose_padded(const float *in, float *out, int rows, int cols)

@@ -1,4 +1,4 @@
-/* Attack: the launch ends the process before the grader can check anything; inspect must say "calls: exit:". */
+/* Judged at run time: the launch ends the process. The worker reports it as the call that ended that request ("called exit (status N)"), which fails as a crash does; inspect must print nothing. */
 #include <stdlib.h>
 #include "tilelab.h"
 

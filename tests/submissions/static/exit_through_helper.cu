@@ -1,4 +1,4 @@
-/* Attack: exit, two calls deep: the launch calls a static host helper that ends the process; inspect must say "calls: exit:" (the helper is reachable from the launch, unlike nvcc's host copy of a __device__ function). */
+/* Judged at run time: exit, two calls deep (a static host helper ends the process). The worker reports it as the call that ended that request ("called exit (status N)"); inspect must print nothing. */
 #include <stdlib.h>
 #include "tilelab.h"
 

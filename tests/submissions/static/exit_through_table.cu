@@ -1,4 +1,4 @@
-/* Attack: exit reached through a table of function pointers in the file's data, which no call instruction names; inspect must say "calls: exit:" (data is a way into the code too). */
+/* Judged at run time: exit reached through a table of function pointers in the file's data. The worker reports it as the call that ended that request; inspect must print nothing. */
 #include <stdlib.h>
 #include "tilelab.h"
 

@@ -1,4 +1,4 @@
-/* Attack: the launch writes a file of its own (e.g. forged results); inspect must say "calls: fopen:" and "calls: write:". */
+/* Judged at run time: the launch writes a file of its own (e.g. forged results). The sandbox stops the open for writing and the test fails, naming the call; inspect must print nothing. */
 #include <stdio.h>
 #include <unistd.h>
 #include "tilelab.h"
