@@ -71,6 +71,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern "C" void tlc_switch(void **save_sp, void *to_sp);
@@ -356,7 +357,8 @@ struct Worker {
         byte_shadow = (Shadow *)calloc(SHARED_ARENA, sizeof(Shadow));   /* its pages mapped as used */
         if (stacks == MAP_FAILED || sh_region == MAP_FAILED || !shadow || !byte_shadow) {
             fprintf(stderr, "CPU mode: no memory for a block's stacks\n");
-            _exit(2);
+            for (;;)
+                syscall(SYS_exit_group, 2);
         }
         for (int i = 0; i < MAX_THREADS; i++)
             mprotect(stacks + i * per, GUARD_BYTES, PROT_NONE);
@@ -1198,7 +1200,10 @@ extern "C" [[noreturn]] void tlc_unsupported(const char *what, const char *file,
     else
         fprintf(stderr, "not supported in CPU mode: %s\n", what);
     fflush(stderr);
-    _exit(TLC_EXIT_UNSUPPORTED);
+    /* The runtime's own end, not _exit: the worker binds that to kit/lab_exits.c once the
+     * lab file is mapped, which would report it as the file's own exit. */
+    for (;;)
+        syscall(SYS_exit_group, TLC_EXIT_UNSUPPORTED);
 }
 
 /* ---- the CUDA runtime calls ------------------------------------------------ */

@@ -42,6 +42,8 @@ void print_report(const grade *g, const options *o)
         printf("  GPU   %s\n", g->device);
     if (o->cpu_mode)
         printf("  GPU   none: graded in CPU mode\n  note  %s\n", o->cpu_mode);
+    if (o->cases_reduced)
+        printf("  NOT A GRADE  %s\n", o->cases_reduced);
     for (const char *p = o->retried_alone; p && *p;) {
         size_t n = strcspn(p, "\n");
         if (n)
@@ -130,6 +132,8 @@ void write_results(const grade *g, const options *o)
     char command[1024];
     reproduce_command(g, o, command, sizeof command);
     text[0] = '\0';
+    if (o->cases_reduced)
+        appendf(text, sizeof text, "NOT A GRADE: %s\n", o->cases_reduced);
     if (g->could_not_grade)
         appendf(text, sizeof text, "Could not grade: %s\n", g->problem);
     else if (g->note[0])
@@ -191,6 +195,8 @@ void write_results(const grade *g, const options *o)
     tl_jw_string(&w, "gpu", g->device);
     if (o->cpu_mode)   /* absent on a GPU, as before */
         tl_jw_string(&w, "mode", "cpu");
+    if (o->cases_reduced)   /* absent on a real grade */
+        tl_jw_string(&w, "cases", "reduced");
     tl_jw_string(&w, "kit_version", o->kit_version ? o->kit_version : "unknown");
     tl_jw_string(&w, "command", command);
     tl_jw_bool(&w, "graded", !g->could_not_grade);
@@ -253,7 +259,7 @@ enum { HISTORY_COLUMNS = sizeof history_header / sizeof history_header[0] };
 
 void append_history(const grade *g, const options *o)
 {
-    if (!o->history || g->could_not_grade)
+    if (!o->history || g->could_not_grade || o->cases_reduced)   /* a reduced run is no grade to plot */
         return;
     char when[32], rows[16] = "", cols[16] = "", gbps[32] = "", copy[32] = "", frac[32] = "",
          score[32], max[32], depth[16] = "", gflops[32] = "", cublas[32] = "", frac_cublas[32] = "";
