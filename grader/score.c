@@ -562,9 +562,10 @@ void grade_counters(grade *g, const options *o, int all_passed)
         t->passed = judged_ideal > 0 && !ld_s && !st_s && !timed_off;
         t->score = t->passed ? t->max_score : 0;
         if (!(judged_ideal > 0 && !ld_s && !st_s))
-            appendf(t->output, OUTPUT_LEN, "The points need at most %gx the %s of 128-bit accesses (%.0f) on "
+            appendf(t->output, OUTPUT_LEN, "The points need at most %gx the %s (%.0f) on "
                     "loads and on stores, at %s.\n", r->vector_max_requests,
-                    per_thread ? "thread-level accesses" : "requests", judged_ideal, shape);
+                    per_thread ? "accesses (per thread) of float4, 16 bytes each" : "requests of 128-bit accesses",
+                    judged_ideal, shape);
         return;
     }
     if (r->bank_conflict_points > 0) {
