@@ -26,7 +26,7 @@ HAVE_SOLUTIONS := $(wildcard solutions/)
 HAVE_KIT_TESTS := $(wildcard tests/unit/ tests/gpu/ tests/tools/)
 KIT_TESTS_ELSEWHERE := the kit's own tests (tests/) ship with the instructor kit, not with this student kit; to check your lab: make labN, build/labN, ./grade
 
-.PHONY: help $(LABS) test test-suites unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
+.PHONY: deps-carry help $(LABS) test test-full test-suites unit-tests tool-tests cpu-tests compile-all gpu-tests kit deps clean $(COMPILE_TARGETS)
 help:
 	@echo "tilelab — CUDA labs with a grader"
 	@echo "  make labN            build build/labN, your quick check, and make labN current (labs: $(LABS))"
@@ -44,6 +44,7 @@ ifneq ($(HAVE_SOLUTIONS),)
 endif
 ifneq ($(HAVE_KIT_TESTS),)
 	@echo "  make test            unit tests, every skeleton and solution compiled, CPU mode's tests, GPU suite (skipped without a GPU)"
+	@echo "  make test-full       the same, CPU mode's fixtures graded on the real hidden cases, not reduced ones (before a release)"
 endif
 ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make bench           time copy, every lab's reference and your kernels, cuBLAS over 256^2..16384^2 -> results/bench.csv (GPU)"
@@ -57,6 +58,7 @@ ifneq ($(HAVE_SOLUTIONS),)
 	@echo "  make handout-tables  rewrite the handouts' points and thresholds tables from labs/*/lab.rubric (after a rubric changed)"
 endif
 	@echo "  make deps            fetch $(DEPS_NAMES) into .deps/ now, without root (else done on first use)"
+	@echo "  make deps-carry      the same, with every library they need, even where installed: a kit for a machine with no network"
 	@echo "  make clean           remove build/"
 	@echo "  ARCH=sm_86           target another GPU (now: $(ARCH)); CUDA_HOME=... picks the toolkit ($(CUDA_HOME))"
 ifeq ($(HAVE_KIT_TESTS),)
@@ -68,6 +70,7 @@ endif
 LAB_NEEDS := seccomp
 $(foreach l,$(LABS),$(eval NEEDS_$(l) := $(LAB_NEEDS)))
 NEEDS_test := $(if $(HAVE_KIT_TESTS),criterion seccomp)
+NEEDS_test-full := $(NEEDS_test)
 # The student kit has no Criterion tests: libseccomp alone.
 NEEDS_deps := $(if $(HAVE_KIT_TESTS),criterion) seccomp
 DEPS_NAMES := $(if $(HAVE_KIT_TESTS),Criterion and libseccomp,libseccomp)
@@ -86,6 +89,8 @@ $(LABS): need-nvcc $(addprefix need-,$(LAB_NEEDS))
 
 # ---- tests ---------------------------------------------------------------
 comma := ,
+# Each suite's Criterion XML report: every test's time, for make test's five slowest.
+TEST_TIMES := $(B)/test-times
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_KIT := grader/rubric.c grader/counters.c grader/ptx.c kit/sandbox.c kit/sandbox_calls.c
 $(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterion need-seccomp
@@ -95,6 +100,10 @@ $(B)/tests/unit: $(UNIT_SRC) $(KIT_C) $(UNIT_KIT) $(KIT_HEADERS) | need-criterio
 
 # The GPU suite's table (tests/gpu/fixtures.c) is checked without a GPU by the tool tests.
 GPU_TABLE := tests/gpu/fixtures.c tests/gpu/fixtures.h
+# The table, one row a line, for tests/gpu/device-run.sh's summary.
+$(B)/tests/rows: tests/gpu/rows.c $(GPU_TABLE)
+	@mkdir -p $(@D)
+	gcc $(CFLAGS) tests/gpu/rows.c tests/gpu/fixtures.c -o $@
 $(B)/tests/gpu: tests/gpu/grading.c $(GPU_TABLE) $(KIT)/json.c.o $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) tests/gpu/grading.c tests/gpu/fixtures.c $(KIT)/json.c.o -lm \
@@ -128,11 +137,13 @@ $(B)/tests/cpu: $(CPU_TESTS_SRC) $(GPU_TABLE) kit/json.c grader/counters.c $(KIT
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) tests/gpu/fixtures.c kit/json.c grader/counters.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
 cpu-tests: $(B)/tests/cpu cpu-kit need-seccomp
-	MAKEFLAGS= MAKELEVEL= sh mk/timed.sh "CPU-mode suite" $(B)/tests/cpu -j2
+	@mkdir -p $(TEST_TIMES)
+	MAKEFLAGS= MAKELEVEL= sh mk/timed.sh "CPU-mode suite" $(B)/tests/cpu -j2 --xml=$(TEST_TIMES)/cpu.xml
 
 # -j1: the report tests share one output folder.
 unit-tests: $(B)/tests/unit $(B)/tools/report
-	sh mk/timed.sh "unit suite" $(B)/tests/unit -j1
+	@mkdir -p $(TEST_TIMES)
+	sh mk/timed.sh "unit suite" $(B)/tests/unit -j1 --xml=$(TEST_TIMES)/unit.xml
 
 # Grades solutions, skeletons and tests/submissions/ with ./grade, four at a
 # time: their tests share the GPU, but each measurement holds it alone
@@ -143,7 +154,8 @@ unit-tests: $(B)/tests/unit $(B)/tools/report
 # The kit is built first where there is a GPU, so parallel grades never build it.
 gpu-tests: $(B)/tests/gpu compile-all $(KIT)/probe
 	@! $(KIT)/probe >/dev/null 2>&1 || $(MAKE) --no-print-directory kit
-	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe sh mk/timed.sh "GPU suite" $(B)/tests/gpu -j4 --verbose
+	@mkdir -p $(TEST_TIMES)
+	MAKEFLAGS= MAKELEVEL= TILELAB_PROBE=$(KIT)/probe sh mk/timed.sh "GPU suite" $(B)/tests/gpu -j4 --verbose --xml=$(TEST_TIMES)/gpu.xml
 
 # Host-only tests of the instructor tools (plots, batch grading, dists):
 # Criterion tests in tests/tools/ that run the tools on fixtures; they read
@@ -155,20 +167,30 @@ $(B)/tests/tools: $(TOOLS_SRC) $(GPU_TABLE) kit/json.c kit/json.h | need-criteri
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(TOOLS_SRC) tests/gpu/fixtures.c kit/json.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@
-tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools)
-	$(if $(TOOLS_SRC),MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 sh mk/timed.sh "tool suite" $(B)/tests/tools -j1)
+# Two parts at once, each one test at a time (tests of one file share their folders): the
+# tests that unpack a kit (dist/, gradescope/), which share the suite run's kits in
+# $(B)/tests/kits (made afresh each run: tests/tools/tool.c), beside all the others. The
+# tools both parts make in build/ are built first, so no two makes write one file at once.
+TOOL_TEST_PARTS := '@(dist|gradescope)/*' '!(@(dist|gradescope))/*'
+tool-tests: $(if $(TOOLS_SRC),$(B)/tests/tools $(B)/tools/report $(B)/tools/plan $(RUBRIC_TOOL) $(B)/tools/inspect)
+	$(if $(TOOLS_SRC),rm -rf $(B)/tests/kits && MAKEFLAGS= MAKELEVEL= TILELAB_CPU_FALLBACK=0 sh mk/timed.sh "tool suite" \
+	  sh mk/suite-parts.sh $(TEST_TIMES)/tools.xml $(B)/tests/tools $(TOOL_TEST_PARTS))
 
-# make test: every suite, then one count line over them all, printed last
+# make test: every suite, the five slowest tests (mk/slowest.sh, from each suite's
+# Criterion XML in $(TEST_TIMES)), then one count line over them all, printed last
 # whatever failed (mk/test-count.sh: "N passed, N failed, N skipped").
-test: $(addprefix need-,$(NEEDS_test))
-	@mkdir -p $(B); { sh mk/timed.sh "make test" $(MAKE) --no-print-directory test-suites; echo $$? >$(B)/test.status; } 2>&1 | tee $(B)/test.log; \
-	sh mk/test-count.sh $(B)/test.log; exit $$(cat $(B)/test.status)
+# make test-full (before a release): the same, CPU mode's fixture rows graded on
+# the real cases, never reduced ones (tests/cpu/grade.c).
+test test-full: $(addprefix need-,$(NEEDS_test))
+	@rm -rf $(TEST_TIMES); mkdir -p $(TEST_TIMES); \
+	{ $(if $(filter test-full,$@),TILELAB_TEST_FULL=1) sh mk/timed.sh "make $@" $(MAKE) --no-print-directory test-suites; echo $$? >$(B)/test.status; } 2>&1 | tee $(B)/test.log; \
+	sh mk/slowest.sh $(TEST_TIMES)/*.xml | tee -a $(B)/test.log; sh mk/test-count.sh $(B)/test.log; exit $$(cat $(B)/test.status)
 test-suites: unit-tests tool-tests compile-all
 	@$(MAKE) --no-print-directory cpu-tests
 	@$(MAKE) --no-print-directory gpu-tests
 else
 # The student kit: one sentence, exit 0 (nothing failed; there is nothing to run).
-test test-suites unit-tests tool-tests cpu-tests gpu-tests:
+test test-full test-suites unit-tests tool-tests cpu-tests gpu-tests:
 	@echo "make $@: $(KIT_TESTS_ELSEWHERE)."
 endif
 
@@ -201,6 +223,10 @@ ifneq ($(DEPS_NOW),)
 endif
 deps: $(addprefix need-,$(NEEDS_deps))
 	@echo "$(DEPS_NAMES) $(if $(HAVE_KIT_TESTS),are,is) ready (pkg-config finds $(if $(HAVE_KIT_TESTS),them,it), else $(if $(HAVE_KIT_TESTS),they are,it is) in $(DEPS))."
+# A kit for a machine that reaches no package archive: $(DEPS_NAMES) and every
+# library they need beyond the base system, fetched here into $(DEPS) (README).
+deps-carry:
+	@sh mk/deps.sh --carry $(DEPS) $(NEEDS_deps) && echo "$(DEPS) holds $(DEPS_NAMES) and what $(if $(HAVE_KIT_TESTS),they need,it needs): copy the kit with it to the machine without network"
 
 clean:
 	rm -rf $(B)

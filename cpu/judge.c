@@ -75,9 +75,13 @@ static volatile pid_t running_worker;   /* the worker of the request under way, 
  * (WORKER.so, which it maps inside its sandbox, cpu/worker.cc), else the worker. */
 static char code_path[4096 + 4];
 static const char *worker_path, *kind = "transpose", *lab = "this lab", *source;
-/* Per case. A kernel that never ends costs this once or twice: after two
- * cases time out, the rest are not run. */
+/* Per case, in seconds of CPU time of the busiest of the worker's threads (the worker
+ * counts it, cpu/worker.cc), so that a busy machine never makes a kernel late. A kernel that
+ * never ends costs this once or twice: after two cases time out, the rest are not run. A
+ * kernel that waits without running (a sleep) is stopped by the wall clock at WALL_BACKSTOP
+ * times it, far above any load an honest kernel meets. */
 static double timeout_s = 20;
+enum { WALL_BACKSTOP = 10 };
 static int timeouts;
 static uint64_t seed = 1;
 /* --nan-inf: one NaN in A and one +Inf in B of a matmul (the hidden test m09), which must reach C as IEEE says. */
@@ -96,6 +100,7 @@ typedef struct {
     char *report;
     char err[STDERR_KEEP];  /* the worker's stderr, its start */
     int exit_code, signal, timed_out;
+    double cpu_s;   /* timed out: the CPU seconds its busiest thread had used; 0: the wall clock's backstop */
 } reply;
 
 static int write_all(int fd, const void *p, size_t n)
@@ -180,13 +185,14 @@ static void start_worker(void)
         for (int fd = 3; fd < 64; fd++)
             close(fd);
         /* A clean environment: only what CPU mode itself reads. */
-        char threads[64] = "TILELAB_CPU_THREADS=0", nosb[64] = "TILELAB_CPU_NO_SANDBOX";
+        char threads[64] = "TILELAB_CPU_THREADS=0", nosb[64] = "TILELAB_CPU_NO_SANDBOX", deadline[64];
         const char *t = getenv("TILELAB_CPU_THREADS");
         if (t)
             snprintf(threads, sizeof threads, "TILELAB_CPU_THREADS=%s", t);
-        char *env[4] = {threads, NULL, NULL, NULL};
+        snprintf(deadline, sizeof deadline, "TILELAB_CPU_DEADLINE_S=%g", timeout_s);
+        char *env[4] = {threads, deadline, NULL, NULL};
         if (getenv("TILELAB_CPU_NO_SANDBOX"))
-            env[1] = nosb;
+            env[2] = nosb;
         execle(worker_abs, worker_abs, (char *)NULL, env);
         fprintf(stderr, "cannot start %s: %s\n", worker_path, strerror(errno));
         _exit(127);
@@ -223,7 +229,7 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
     char *buf = malloc(cap);
     char *fbuf = malloc(65536 + sizeof(tlc_frame));
     size_t flen = 0;   /* frame bytes read, not yet taken */
-    double deadline = now_s() + timeout_s;
+    double deadline = now_s() + timeout_s * WALL_BACKSTOP;
     int open_from = 1, open_err = 1, ended = 0, clean = 1, st = 0;
     while (!ended && clean && (open_from || open_err)) {
         struct pollfd p[2] = {{open_from ? worker_from : -1, POLLIN, 0}, {open_err ? worker_err : -1, POLLIN, 0}};
@@ -243,8 +249,8 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
             while (flen >= sizeof(tlc_frame) && !ended) {
                 tlc_frame f;
                 memcpy(&f, fbuf, sizeof f);
-                if (memcmp(f.magic, "TLC", 3) || (f.magic[3] != 'O' && f.magic[3] != 'E' && f.magic[3] != 'X') ||
-                    (f.magic[3] == 'X' && f.len != sizeof(int32_t)) || f.len > 65536) {
+                if (memcmp(f.magic, "TLC", 3) || (f.magic[3] != 'O' && f.magic[3] != 'E' && f.magic[3] != 'X' && f.magic[3] != 'T') ||
+                    ((f.magic[3] == 'X' || f.magic[3] == 'T') && f.len != sizeof(int32_t)) || f.len > 65536) {
                     clean = 0;   /* not the worker's: it is stopped */
                     break;
                 }
@@ -255,6 +261,10 @@ static reply run_worker(int op, int a, int b, int c, int counting, uint32_t orde
                     int32_t s;
                     memcpy(&s, payload, sizeof s);
                     st = s, ended = 1;
+                } else if (f.magic[3] == 'T') {   /* the worker stopped it at its CPU deadline */
+                    int32_t ms;
+                    memcpy(&ms, payload, sizeof ms);
+                    r.timed_out = 1, r.cpu_s = ms / 1000.0;
                 } else if (f.magic[3] == 'O') {
                     if (len + f.len > cap) {
                         if (cap > sizeof(tlc_reply) + (size_t)n_out * 4 + (64u << 20)) {   /* more than a reply holds */
@@ -509,7 +519,7 @@ static void add_finding(const char *k, int line, int line2, const char *fmt, ...
 typedef struct {
     unsigned pc;
     char space[8], op[4];
-    unsigned long long requests, units, ideal;
+    unsigned long long requests, units, ideal, threads;   /* threads: thread-level accesses, as g++ compiled them */
     int sampled;
     unsigned size, warp, sample_units, sample_ideal;
     unsigned long long block, excess;
@@ -520,7 +530,7 @@ static counter counters[MAX_SITES];
 static int ncounters;
 /* The same per kernel (launch site), when the case launched more than one:
  * grader/counters.c judges each kernel on its own. */
-typedef struct { unsigned site, pc; unsigned long long requests, units, ideal; } kernel_counter;
+typedef struct { unsigned site, pc; unsigned long long requests, units, ideal, threads; } kernel_counter;
 enum { MAX_KERNEL_SITES = 16 };
 static kernel_counter kcounters[MAX_SITES * 4];
 static int nkcounters;
@@ -632,6 +642,7 @@ static int read_report(const char *report, int keep_counters)
             c->requests = strtoull(f[4], NULL, 10);
             c->units = strtoull(f[5], NULL, 10);
             c->ideal = strtoull(f[6], NULL, 10);
+            c->threads = nf >= 8 ? strtoull(f[7], NULL, 10) : 0;
             c->sampled = 0;
             c->per_access = 1;
         } else if (!strcmp(f[0], "ksite") && nf >= 3 && keep_counters) {
@@ -649,6 +660,7 @@ static int read_report(const char *report, int keep_counters)
             k->requests = strtoull(f[3], NULL, 10);
             k->units = strtoull(f[4], NULL, 10);
             k->ideal = strtoull(f[5], NULL, 10);
+            k->threads = nf >= 7 ? strtoull(f[6], NULL, 10) : 0;
         } else if (!strcmp(f[0], "access") && nf >= 13 && keep_counters) {
             unsigned pc = (unsigned)strtoul(f[1], NULL, 16);
             for (int i = 0; i < ncounters; i++) {
@@ -733,7 +745,8 @@ static void branches_run(branch_record *r, const char *worker)
     reply w = run_worker(TL_OP_SPARSE, s.m, s.n, s.k, TLC_TRACE_BRANCHES, 0, in, n_in, n_out);
     memcpy(worker_abs, saved, sizeof saved);
     if (w.timed_out)
-        snprintf(r->why, sizeof r->why, "still running after %.0f s", timeout_s);
+        snprintf(r->why, sizeof r->why, "still running after %.0f s of %s time", w.cpu_s ? timeout_s : timeout_s * WALL_BACKSTOP,
+                 w.cpu_s ? "CPU" : "wall-clock");
     else if (!w.ran)
         snprintf(r->why, sizeof r->why, "the worker ended before replying (%.200s)", w.err);
     else if (w.missing)
@@ -1003,7 +1016,11 @@ static int run_once(case_result *r, int op, int a, int b, int c, int counting, u
     if (w.timed_out) {
         timeouts++;
         snprintf(r->verdict, sizeof r->verdict, "timed out");
-        snprintf(r->message, sizeof r->message, "still running after %.0f s: a loop that never ends?", timeout_s);
+        if (w.cpu_s)
+            snprintf(r->message, sizeof r->message, "still running after %.0f s of CPU time: a loop that never ends?", timeout_s);
+        else   /* the wall clock's backstop: it ran little, and waited */
+            snprintf(r->message, sizeof r->message, "still running after %.0f s: waiting on something that never comes?",
+                     timeout_s * WALL_BACKSTOP);
     } else if (!w.ran && w.exit_code == 3) {
         snprintf(r->verdict, sizeof r->verdict, "unsupported");
         snprintf(r->message, sizeof r->message, "%s", first_err);
@@ -1269,6 +1286,8 @@ static void counter_totals(unsigned long long t[2][2][3])
             t[sh][st][0] = rounded(req[sh][st]);
 }
 
+static void thread_accesses(int site, unsigned long long out[2]);
+
 static void print_counters(const char *shape, tl_json_writer *jw)
 {
     unsigned long long t[2][2][3];
@@ -1299,6 +1318,10 @@ static void print_counters(const char *shape, tl_json_writer *jw)
         tl_jw_int(jw, "global_ld_sectors", (long long)t[0][0][1]);
         tl_jw_int(jw, "global_st_requests", (long long)t[0][1][0]);
         tl_jw_int(jw, "global_st_sectors", (long long)t[0][1][1]);
+        unsigned long long threads[2];
+        thread_accesses(-1, threads);
+        tl_jw_int(jw, "global_ld_thread_accesses", (long long)threads[0]);
+        tl_jw_int(jw, "global_st_thread_accesses", (long long)threads[1]);
         tl_jw_int(jw, "shared_ld_requests", (long long)t[1][0][0]);
         tl_jw_int(jw, "shared_ld_wavefronts", (long long)t[1][0][1]);
         tl_jw_int(jw, "shared_ld_bank_conflicts", (long long)(t[1][0][1] - t[1][0][2]));
@@ -1357,6 +1380,33 @@ static void kernel_totals(int site, unsigned long long t[2][2][3])
             t[sh][st][0] = rounded(req[sh][st]);
 }
 
+/* Global thread-level accesses [ld, st] of one kernel (site < 0: every kernel),
+ * in nvcc's widths as requests are: the lanes that made each request, which
+ * ncu counts as smsp__sass_thread_inst_executed_op_global_ld/st (lab 6 judges
+ * the bytes per access by them: a warp's idle lanes are not counted). */
+static void thread_accesses(int site, unsigned long long out[2])
+{
+    double a[2] = {0, 0};
+    for (int i = 0; i < (site < 0 ? ncounters : nkcounters); i++) {
+        const counter *c = NULL;
+        unsigned long long lanes;
+        if (site < 0) {
+            c = &counters[i], lanes = c->threads;
+        } else {
+            const kernel_counter *k = &kcounters[i];
+            for (int j = 0; j < ncounters && !c; j++)
+                if (counters[j].pc == k->pc)
+                    c = &counters[j];
+            if ((int)k->site != site)
+                c = NULL;
+            lanes = k->threads;
+        }
+        if (c && strcmp(c->space, "shared"))
+            a[!strcmp(c->op, "st")] += (double)lanes * c->per_access;
+    }
+    out[0] = rounded(a[0]), out[1] = rounded(a[1]);
+}
+
 /* --ncu-csv FILE: the counters as ncu --csv writes them (grader/counters.c
  * reads both): one row set per kernel (by launch site), or, with one kernel,
  * every launch of the case together. */
@@ -1370,6 +1420,8 @@ static int write_ncu_csv(const char *path)
     for (int site = per_kernel ? 0 : -1; site < (per_kernel ? nksites : 0); site++) {
         unsigned long long t[2][2][3];   /* [shared][st][requests, units, ideal] */
         kernel_totals(site, t);
+        unsigned long long threads[2];
+        thread_accesses(site, threads);
         const struct { const char *metric; unsigned long long value; } rows[] = {
             {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", t[1][0][1] - t[1][0][2]},
             {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", t[1][1][1] - t[1][1][2]},
@@ -1379,6 +1431,8 @@ static int write_ncu_csv(const char *path)
             {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t[0][0][0]},
             {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t[0][1][1]},
             {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t[0][1][0]},
+            {"smsp__sass_thread_inst_executed_op_global_ld.sum", threads[0]},
+            {"smsp__sass_thread_inst_executed_op_global_st.sum", threads[1]},
         };
         char name[300];
         if (site < 0)

@@ -53,9 +53,12 @@ typedef struct {
 /* The worker serves the requests of one check in turn, each run in a child of its own
  * (cpu/worker.cc); on its stdout, for each request, frames of what that child wrote:
  * "TLCO" its stdout (the tlc_reply and what follows it), "TLCE" its stderr, each LEN bytes
- * after the frame, then "TLCX" and 4 bytes: how it ended (its wait status). */
+ * after the frame, then "TLCX" and 4 bytes: how it ended (its wait status). Before "TLCX",
+ * "TLCT" and 4 bytes (the CPU milliseconds its busiest thread had used) when the worker stopped
+ * the child at its deadline: TILELAB_CPU_DEADLINE_S seconds of CPU time in one of its threads
+ * (the worker's environment, from the check). */
 typedef struct {
-    char magic[4];   /* "TLCO", "TLCE" or "TLCX" */
+    char magic[4];   /* "TLCO", "TLCE", "TLCT" or "TLCX" */
     uint32_t len;
 } tlc_frame;
 

@@ -71,6 +71,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern "C" void tlc_switch(void **save_sp, void *to_sp);
@@ -175,6 +176,7 @@ enum { HIST = 65 };   /* requests by their sectors or wavefronts: 0..63, and 64 
 struct Stat {
     int shared = 0, write = 0;
     uint64_t requests = 0, units = 0, ideal = 0, excess = 0;   /* excess: requests above their own ideal */
+    uint64_t lanes = 0;   /* thread-level accesses: the lanes that made each request (ncu: sass_thread_inst_executed) */
     uint64_t hist[HIST] = {0};
     Sample sample;
 };
@@ -183,6 +185,7 @@ struct Stat {
  * dilute the first's. Keyed by (site << 32 | pc). */
 struct KernelStat {
     uint64_t requests = 0, units = 0, ideal = 0;
+    uint64_t lanes = 0;
 };
 struct Findings {
     std::map<RaceKey, RaceInfo> races;
@@ -218,6 +221,7 @@ struct Findings {
             m.requests += k.second.requests;
             m.units += k.second.units;
             m.ideal += k.second.ideal;
+            m.lanes += k.second.lanes;
         }
         for (auto &s : o.stats) {
             Stat &m = stats[s.first];
@@ -227,6 +231,7 @@ struct Findings {
             m.units += s.second.units;
             m.ideal += s.second.ideal;
             m.excess += s.second.excess;
+            m.lanes += s.second.lanes;
             for (int k = 0; k < HIST; k++)
                 m.hist[k] += s.second.hist[k];
             if (s.second.sample.block < m.sample.block)
@@ -360,7 +365,8 @@ struct Worker {
         byte_shadow = (Shadow *)calloc(SHARED_ARENA, sizeof(Shadow));   /* its pages mapped as used */
         if (stacks == MAP_FAILED || sh_region == MAP_FAILED || !shadow || !byte_shadow) {
             fprintf(stderr, "CPU mode: no memory for a block's stacks\n");
-            _exit(2);
+            for (;;)
+                syscall(SYS_exit_group, 2);
         }
         for (int i = 0; i < MAX_THREADS; i++)
             mprotect(stacks + i * per, GUARD_BYTES, PROT_NONE);
@@ -525,10 +531,12 @@ void account(Worker *w, const Rec *const *group, int n, unsigned warp)
     unsigned units, ideal;
     request_cost(group, n, units, ideal);
     s.requests++;
+    s.lanes += n;
     s.units += units;
     s.ideal += ideal;
     KernelStat &k = w->found.kernel_stats[(uint64_t)g_site << 32 | first.pc];
     k.requests++;
+    k.lanes += n;
     k.units += units;
     k.ideal += ideal;
     s.excess += units > ideal;
@@ -1448,7 +1456,10 @@ extern "C" [[noreturn]] void tlc_unsupported(const char *what, const char *file,
     else
         fprintf(stderr, "not supported in CPU mode: %s\n", what);
     fflush(stderr);
-    _exit(TLC_EXIT_UNSUPPORTED);
+    /* The runtime's own end, not _exit: the worker binds that to kit/lab_exits.c once the
+     * lab file is mapped, which would report it as the file's own exit. */
+    for (;;)
+        syscall(SYS_exit_group, TLC_EXIT_UNSUPPORTED);
 }
 
 /* ---- the CUDA runtime calls ------------------------------------------------ */
@@ -1729,17 +1740,17 @@ extern "C" void tlc_write_report(FILE *out)
                 b.first.pc1, b.first.pc2, (unsigned long long)b.second.blocks, b.second.reached, b.second.total,
                 block_text(b.second.block).c_str());
     for (auto &s : g_findings.stats)
-        fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
+        fprintf(out, "counter\t%x\t%s\t%s\t%llu\t%llu\t%llu\t%llu\n", s.first, s.second.shared ? "shared" : "global",
                 s.second.write ? "st" : "ld", (unsigned long long)s.second.requests,
-                (unsigned long long)s.second.units, (unsigned long long)s.second.ideal);
+                (unsigned long long)s.second.units, (unsigned long long)s.second.ideal, (unsigned long long)s.second.lanes);
     /* Per kernel (launch site), when more than one kernel made requests. */
     if (g_sites.size() > 1) {
         for (size_t i = 0; i < g_sites.size(); i++)
             fprintf(out, "ksite\t%zu\t%s\n", i, g_sites[i].c_str());
         for (auto &k : g_findings.kernel_stats)
-            fprintf(out, "kcounter\t%u\t%x\t%llu\t%llu\t%llu\n", (unsigned)(k.first >> 32), (unsigned)k.first,
+            fprintf(out, "kcounter\t%u\t%x\t%llu\t%llu\t%llu\t%llu\n", (unsigned)(k.first >> 32), (unsigned)k.first,
                     (unsigned long long)k.second.requests, (unsigned long long)k.second.units,
-                    (unsigned long long)k.second.ideal);
+                    (unsigned long long)k.second.ideal, (unsigned long long)k.second.lanes);
     }
     /* Lab 7's branches case: every block's stretches, how many diverged, and
      * block 0's warp by warp ("step:divergent:blocks,..."). */

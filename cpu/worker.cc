@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 
 #include <cuda_runtime.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The launch functions the lab file defines (the others stay NULL). */
@@ -313,6 +315,54 @@ static int frame(int fd, char type, const void *p, uint32_t len)
 }
 
 /*
+ * The CPU time of a request's busiest thread, in seconds: what its deadline counts. The
+ * kernel's blocks run on the runtime's pool of threads, so the busiest one's CPU time is the
+ * wall time the kernel took on a quiet machine, and on a busy one it stays what the kernel
+ * needed, however long other programs held the cores. Read from /proc (per thread; the child's
+ * code cannot reach this process or its view); without /proc, the whole child's CPU clock, which
+ * is never less. -1 when neither can be read (the child has gone).
+ */
+static double busiest_thread_cpu_s(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) {
+        clockid_t clock;
+        struct timespec t;
+        if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &t) != 0)
+            return -1;
+        return t.tv_sec + t.tv_nsec * 1e-9;
+    }
+    static long ticks;
+    if (!ticks)
+        ticks = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+    double busiest = -1;
+    for (struct dirent *d; (d = readdir(tasks));) {
+        if (d->d_name[0] == '.')
+            continue;
+        char stat_path[128], text[1024];
+        snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%.20s/stat", (int)pid, d->d_name);
+        int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        text[n] = '\0';
+        /* After the name's closing parenthesis: state (field 3) ... utime (14), stime (15). */
+        const char *p = strrchr(text, ')');
+        unsigned long long utime = 0, stime = 0;
+        if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2 &&
+            (double)(utime + stime) / ticks > busiest)
+            busiest = (double)(utime + stime) / ticks;
+    }
+    closedir(tasks);
+    return busiest;
+}
+
+/*
  * The requests of one CPU check, one after another (cpu/protocol.h): this process only reads
  * them and forks, and never maps the lab file, runs its code or starts the runtime. Each
  * request runs in a child of its own (run, above), a fresh copy of this process taken before
@@ -324,6 +374,11 @@ static int frame(int fd, char type, const void *p, uint32_t len)
  */
 int main(void)
 {
+    /* Seconds of CPU time in one thread before a request's child is stopped (0: never here;
+     * the check's wall clock, far later, still stops it). */
+    const char *deadline_text = getenv("TILELAB_CPU_DEADLINE_S");
+    double deadline_s = deadline_text ? atof(deadline_text) : 0;
+    unsetenv("TILELAB_CPU_DEADLINE_S");   /* the kit's, not the lab file's */
     int to_check = dup(1);
     dup2(2, 1);
     for (;;) {
@@ -370,9 +425,23 @@ int main(void)
         close(out[1]);
         close(err[1]);
         int open_out = 1, open_err = 1;
+        double used_s = 0;
+        int stopped = 0;   /* killed here at its CPU deadline */
         while (open_out || open_err) {
             struct pollfd p[2] = {{open_out ? out[0] : -1, POLLIN, 0}, {open_err ? err[0] : -1, POLLIN, 0}};
-            if (poll(p, 2, -1) < 0) {
+            /* A thread's CPU time grows no faster than the wall clock: until the deadline's
+             * remainder has passed on it, none can have reached the deadline. */
+            int wait_ms = -1;
+            if (deadline_s > 0 && !stopped) {
+                used_s = busiest_thread_cpu_s(pid);
+                if (used_s >= deadline_s) {
+                    kill(pid, SIGKILL);   /* its pipes close: the loop ends */
+                    stopped = 1;
+                } else {
+                    wait_ms = (int)((deadline_s - (used_s > 0 ? used_s : 0)) * 1000) + 20;
+                }
+            }
+            if (poll(p, 2, wait_ms) < 0) {
                 if (errno == EINTR)
                     continue;
                 return 2;
@@ -395,7 +464,9 @@ int main(void)
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        int32_t ended = status;
+        int32_t ended = status, used_ms = (int32_t)(used_s * 1000);
+        if (stopped && frame(to_check, 'T', &used_ms, sizeof used_ms))
+            return 2;
         if (frame(to_check, 'X', &ended, sizeof ended))
             return 2;
     }

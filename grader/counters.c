@@ -58,6 +58,8 @@ static const char *const metric_names[TL_NMETRICS] = {
     TL_TENSOR_METRIC_PREFIX ".sum",
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
     "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_global_ld.sum",
+    "smsp__sass_thread_inst_executed_op_global_st.sum",
 };
 
 /* A metric's index; tensor sub-pipes (..._op_hmma.sum, ...) set *sub. -1: not read. */
@@ -161,7 +163,8 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     double *sums[TL_NMETRICS] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
                                  &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
                                  &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,
-                                 &c->divergent_targets, &c->ffma, &c->tensor, &c->fadd, &c->fmul};
+                                 &c->divergent_targets, &c->ffma, &c->tensor, &c->fadd, &c->fmul,
+                                 &c->global_ld_threads, &c->global_st_threads};
     for (int m = 0; m < TL_NMETRICS; m++)
         *sums[m] = tl_kernel_sum(c, -1, TL_BIT(m));
     enum { REQUIRED = 0xFF };   /* the first 8 metrics */
@@ -169,6 +172,8 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     c->has_branches = (seen & branches) == branches;
     c->has_ffma = (seen & TL_BIT(TL_M_FFMA)) != 0;
     c->has_tensor = (seen & TL_BIT(TL_M_TENSOR)) != 0;
+    unsigned threads = TL_BIT(TL_M_GLOBAL_LD_THREADS) | TL_BIT(TL_M_GLOBAL_ST_THREADS);
+    c->has_thread_accesses = (seen & threads) == threads;
     c->missing = 8 - __builtin_popcount(seen & REQUIRED);
     if (c->missing) {
         snprintf(err, errlen, "ncu did not report %d of the metrics on this GPU", c->missing);

@@ -23,6 +23,8 @@
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"      \
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"      \
     "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,"      \
+    "smsp__sass_thread_inst_executed_op_global_ld.sum,"         \
+    "smsp__sass_thread_inst_executed_op_global_st.sum,"         \
     TL_DURATION_METRIC
 
 /* The profiled launch's own GPU time: ncu's pass for it runs the kernel as a
@@ -38,7 +40,8 @@
 enum {
     TL_M_SHARED_LD_CONFLICTS, TL_M_SHARED_ST_CONFLICTS, TL_M_SHARED_LD_REQUESTS, TL_M_SHARED_ST_REQUESTS,
     TL_M_GLOBAL_LD_SECTORS, TL_M_GLOBAL_LD_REQUESTS, TL_M_GLOBAL_ST_SECTORS, TL_M_GLOBAL_ST_REQUESTS,
-    TL_M_BRANCH_TARGETS, TL_M_DIVERGENT_TARGETS, TL_M_FFMA, TL_M_TENSOR, TL_M_FADD, TL_M_FMUL, TL_NMETRICS
+    TL_M_BRANCH_TARGETS, TL_M_DIVERGENT_TARGETS, TL_M_FFMA, TL_M_TENSOR, TL_M_FADD, TL_M_FMUL,
+    TL_M_GLOBAL_LD_THREADS, TL_M_GLOBAL_ST_THREADS, TL_NMETRICS
 };
 #define TL_BIT(m) (1u << (m))
 /* What a kernel's work is, for weighting: the global bytes it moves (sectors), the arithmetic it does. */
@@ -76,6 +79,11 @@ typedef struct {
     int has_tensor;
     /* FP32 adds and multiplies the threads executed: arithmetic an FMA count does not see. */
     double fadd, fmul;
+    /* Lab 6: global load and store instructions counted per thread (the lanes
+     * that ran each): bytes moved over these are the width of the accesses,
+     * however the shape splits into warps. Optional (has_thread_accesses). */
+    double global_ld_threads, global_st_threads;
+    int has_thread_accesses;
     /* The profiled kernels' GPU time, summed, in ms (has_duration: ncu reported it). */
     double duration_ms;
     int has_duration;

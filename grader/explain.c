@@ -292,10 +292,12 @@ void explain_counters(char *out, size_t len, const counter_reading *c)
     if (c->vector && (c->ld_scattered || c->st_scattered)) {
         double worst = fmax(c->ld_scattered ? c->ld_requests : 0, c->st_scattered ? c->st_requests : 0) /
                        c->ideal_requests;
-        appendf(out, len, "Hint: your %s%s%s take %.1fx the requests of 128-bit accesses: %s. Load "
+        appendf(out, len, "Hint: your %s%s%s take %.1fx the %s: %s. Load "
                 "and store whole 4 x 4 blocks as four float4 rows (handout lab 6: Vectors cut requests).\n",
                 c->ld_scattered ? "loads" : "", c->ld_scattered && c->st_scattered ? " and " : "",
-                c->st_scattered ? "stores" : "", worst, access_width(worst));
+                c->st_scattered ? "stores" : "", worst,
+                c->per_thread ? "accesses (per thread) of float4" : "requests of 128-bit accesses",
+                access_width(worst));
     } else if (c->vector && (c->ld_sectors > c->ld_ideal + 0.5 || c->st_sectors > c->st_ideal + 0.5)) {
         explain_vector_sectors(out, len, c);   /* wide, but more sectors than the bytes need: no points lost */
     } else if (c->ld_scattered)

@@ -45,8 +45,8 @@ step "$cpu_title"
 step "running the hidden tests in CPU mode (seed $seed)"
 eval "set -- $test_args"
 TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s TILELAB_WORKER="$cpu_worker" TILELAB_LAB=$lab \
-    TILELAB_SEED="$seed" "build/cpu/tests-$kind" -q -j"$cpu_jobs" "$@" --json="$out/tests.json" \
-    --timeout "$test_timeout_s" 2>"$out/tests.log"
+    TILELAB_SEED="$seed" TILELAB_CPU_CASES=${cases_reduced:+reduced} "build/cpu/tests-$kind" -q -j"$cpu_jobs" "$@" --json="$out/tests.json" \
+    --timeout "$cpu_test_timeout_s" 2>"$out/tests.log"
 echo $? >"$out/tests.status"
 mark "hidden tests done"
 wait

@@ -149,6 +149,55 @@ tests_status=$?; echo $tests_status >"$out/tests.status"
 mark "hidden tests done"
 wait   # the sanitizers, counters and the baseline's build finish before anything is timed
 mark "sanitizers and counters done"
+
+# ---- a run that timed out with the GPU shared (other grades' tests beside it, ncu or a sanitizer
+# around it) runs again with the GPU held alone before it costs anything: only a kernel that times
+# out alone loses the points. retried-alone.txt says which ran again and how, for the report.
+timed_out() {   # DIR NAME: NAME's run ended at a deadline (its .status 124, or its check said so)
+    timed_status=; read -r timed_status 2>/dev/null <"$1/$2.status"
+    [ "$timed_status" = 124 ] || grep -qs "timed out" "$1/$2.log" "$1/$2.check.log"
+}
+alone() {   # take the GPU alone, once (others' tests end first; none start meanwhile)
+    [ -z "${held_alone:-}" ] || return 0
+    gpu_unlock; gpu_lock exclusive; held_alone=1
+    step "running again with the GPU alone what timed out beside other grades or under a tool"
+}
+retried() {   # WHAT DIR NAME: NAME ran again alone; one line for the report
+    if timed_out "$2" "$3"; then set -- "$1" "timed out again alone: it counts"; else set -- "$1" "finished alone"; fi
+    echo "$1: timed out with the GPU shared; $2" >>"$out/retried-alone.txt"
+}
+retry_count() {   # NAME CHECK-ARGS...: one of the plan's counts beside the tests (its files still in counts_dir)
+    timed_out "$counts_dir" "$1" || return 0
+    alone; ncu_lock; count "$@"; ncu_unlock; retried "counters under ncu ($1)" "$counts_dir" "$1"
+}
+retry_sanitize() {   # TOOL LOG CHECK-ARGS...
+    timed_out "$out" "$2" || return 0
+    alone; sanitize "$@"; retried "$1 ($2)" "$out" "$2"
+}
+retry_sanitize_unit() { retry_unit=$1; shift; retry_sanitize "$tool" "$tool-$retry_unit" "$@"; }
+if grep -qs "timed out: " "$out/tests.json"; then   # only the tests that timed out run again
+    alone
+    mv -f "$out/tests.json" "$out/tests.shared.json"
+    eval "set -- $test_args"
+    TILELAB_PROGRESS=1 TILELAB_KERNEL_TIMEOUT_S=$kernel_timeout_s judge "$kit/judge/tests-$kind" -q -j"$test_jobs" "$@" \
+        --json="$out/tests.json" --timeout "$test_timeout_s" --retry-timed-out "$out/tests.shared.json" 2>>"$out/tests.log"
+    tests_status=$?; echo $tests_status >"$out/tests.status"
+    if grep -qs "timed out: " "$out/tests.json"; then retry_said="timed out again alone: it counts"; else retry_said="finished alone"; fi
+    echo "hidden tests ($(grep -o "timed out: " "$out/tests.shared.json" | wc -l | tr -d ' ') of them): timed out with the GPU shared; $retry_said" >>"$out/retried-alone.txt"
+    mark "timed-out tests retried alone"
+fi
+# The tools' points count only when every test passed (labs of several kernels: per kernel):
+# where one failed, alone or not, running the tools again could change no score. (The counts at
+# the timed shape run alone anyway, below.)
+if [ "$tests_status" = 0 ] || [ -n "$units" ]; then
+    [ -z "$counts_shared" ] || each "$counts_shared" retry_count
+    if [ -n "$sanitizer" ]; then
+        for tool in $tools; do
+            if [ -n "$units" ]; then each "$unit_runs" retry_sanitize_unit
+            else eval "retry_sanitize \"\$tool\" \"\$tool\" $sanitize_args"; fi
+        done
+    fi
+fi
 gpu_unlock
 
 # ---- measure (every test passed, or a lab of several kernels: each passed its quick check) --

@@ -1,7 +1,7 @@
 /*
  * hidden.c — the program that runs the hidden tests (see hidden.h).
  *
- *   tests-KIND [-jN] [--json=PATH] [--timeout S] [--list] [-q]
+ *   tests-KIND [-jN] [--json=PATH] [--timeout S] [--list] [-q] [--retry-timed-out EARLIER.json]
  *
  * The runner starts N judge processes (no CUDA in the runner itself: a
  * forked CUDA context is unusable). Each takes the next untaken test from a
@@ -14,6 +14,10 @@
  *   - a judge that ends during a test (a failed CUDA call of the kit's own,
  *     which cannot go on in that context) fails that test with the reason;
  *   - while tests are left, ended judges are replaced.
+ *
+ * --retry-timed-out: only the tests that timed out in EARLIER.json (this
+ * runner's report of an earlier run, with the GPU shared) run again; the
+ * others keep EARLIER's verdicts, and the report is the two together.
  *
  * Exit status: 0 every test passed, 1 some failed, 2 the runner could not
  * run them. The report is Criterion's JSON layout, written here.
@@ -135,6 +139,8 @@ static void judge_main(void)
         int i = __atomic_fetch_add(&table->next, 1, __ATOMIC_ACQ_REL);
         if (i >= ntests)
             break;
+        if (__atomic_load_n(&table->slot[i].state, __ATOMIC_ACQUIRE) == DONE)
+            continue;   /* an earlier run's verdict, kept (--retry-timed-out) */
         current = &table->slot[i];
         current->judge = getpid();
         current->started = now();
@@ -329,18 +335,66 @@ static int write_report(const char *path)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* --retry-timed-out: EARLIER's verdicts in their slots, DONE, but for the tests it says timed
+ * out ("timed out: " in their message: a kernel past its deadline, or a test past its limit),
+ * which stay WAITING; how many wait. -1 when EARLIER cannot be read. */
+static int keep_earlier(const char *path)
+{
+    char err[256];
+    tl_json *earlier = tl_json_parse_file(path, err, sizeof err);
+    const tl_json *suites = earlier ? tl_json_get(earlier, "test_suites") : NULL;
+    if (!suites) {
+        fprintf(stderr, "tests: cannot read %s: %s\n", path, earlier ? "no test_suites" : err);
+        tl_json_free(earlier);
+        return -1;
+    }
+    int waiting = ntests;
+    for (int i = 0; i < ntests; i++) {
+        const tl_json *found = NULL;
+        for (const tl_json *s = suites->child; s && !found; s = s->next) {
+            if (strcmp(tl_json_string(s, "name", ""), tests[i].suite))
+                continue;
+            const tl_json *list = tl_json_get(s, "tests");
+            for (const tl_json *t = list ? list->child : NULL; t && !found; t = t->next)
+                if (!strcmp(tl_json_string(t, "name", ""), tests[i].name))
+                    found = t;
+        }
+        if (!found)
+            continue;   /* not in EARLIER: it runs */
+        const tl_json *messages = tl_json_get(found, "messages");
+        const char *message = messages && messages->child && messages->child->type == TL_JSON_STRING
+                                  ? messages->child->string : "";
+        int passed = !strcmp(tl_json_string(found, "status", ""), "PASSED");
+        if (!passed && strstr(message, "timed out: "))
+            continue;
+        test_slot *s = &table->slot[i];
+        s->passed = passed;
+        s->seconds = tl_json_number(found, "seconds", 0);
+        s->rows = (int)tl_json_number(found, "rows", 0);
+        s->cols = (int)tl_json_number(found, "cols", 0);
+        snprintf(s->message, sizeof s->message, "%s", message);
+        snprintf(s->title, sizeof s->title, "%s", tl_json_string(found, "title", ""));
+        s->state = DONE;
+        waiting--;
+    }
+    tl_json_free(earlier);
+    return waiting;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: tests-KIND [-jN] [--json=PATH] [--timeout SECONDS] [--list] [-q] [--suite NAME]...\n"
+                 "                  [--retry-timed-out EARLIER.json]\n"
                  "  The hidden tests of a lab kind, against TILELAB_WORKER (./grade sets it up).\n"
-                 "  --suite NAME: only that suite's tests (repeatable); default every suite.\n");
+                 "  --suite NAME: only that suite's tests (repeatable); default every suite.\n"
+                 "  --retry-timed-out EARLIER.json: run again only the tests that timed out there.\n");
 }
 
 int main(int argc, char **argv)
 {
     int jobs = 4, list = 0;
     double timeout_s = 60;
-    const char *json = NULL;
+    const char *json = NULL, *earlier = NULL;
     const char *suites[16];
     int nsuites = 0;
     for (int i = 1; i < argc; i++) {
@@ -355,6 +409,8 @@ int main(int argc, char **argv)
             timeout_s = atof(argv[++i]);
         else if (!strcmp(a, "--suite") && i + 1 < argc && nsuites < 16)
             suites[nsuites++] = argv[++i];
+        else if (!strcmp(a, "--retry-timed-out") && i + 1 < argc)
+            earlier = argv[++i];
         else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "-q"))
@@ -407,10 +463,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "tests: cannot map the results table: %s\n", strerror(errno));
         return 2;
     }
+    int waiting = earlier ? keep_earlier(earlier) : ntests;
+    if (waiting < 0)
+        return 2;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
-    run_all(jobs, timeout_s, getenv("TILELAB_PROGRESS") != NULL);
+    if (waiting > 0)
+        run_all(jobs < waiting ? jobs : waiting, timeout_s, getenv("TILELAB_PROGRESS") != NULL);
     if (write_report(json) != 0)
         return 2;
     for (int i = 0; i < ntests; i++)

@@ -78,6 +78,7 @@
 #include <unistd.h>
 
 #include "launches.h"
+#include "paths.h"
 
 enum { EXIT_CLEAN = 0, EXIT_REFUSED = 1, EXIT_CANNOT_RUN = 2 };
 
@@ -1241,23 +1242,7 @@ static void lexical(const char *path, char *out, size_t size)
     if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
         cwd[0] = '\0';
     snprintf(joined, sizeof joined, "%s/%s", cwd, path);
-    size_t used = 0;
-    out[0] = '\0';
-    for (char *save = NULL, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(part, "."))
-            continue;
-        if (!strcmp(part, "..")) {
-            while (used > 0 && out[--used] != '/')
-                ;
-            out[used] = '\0';
-            continue;
-        }
-        used += (size_t)snprintf(out + used, size - used, "/%s", part);
-        if (used >= size)
-            used = size - 1;
-    }
-    if (!out[0])
-        snprintf(out, size, "/");
+    path_by_name(joined, out, size);
 }
 
 /* The folders an #include may reach (resolved): the toolkit's, the system's, the kit's public headers'. */

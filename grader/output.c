@@ -42,6 +42,14 @@ void print_report(const grade *g, const options *o)
         printf("  GPU   %s\n", g->device);
     if (o->cpu_mode)
         printf("  GPU   none: graded in CPU mode\n  note  %s\n", o->cpu_mode);
+    if (o->cases_reduced)
+        printf("  NOT A GRADE  %s\n", o->cases_reduced);
+    for (const char *p = o->retried_alone; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n)
+            printf("  again %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
     if (o->seed[0])
         printf("  seed  %s   (./grade --seed %s reproduces the hidden tests)\n", o->seed, o->seed);
     printf("\n");
@@ -124,12 +132,17 @@ void write_results(const grade *g, const options *o)
     char command[1024];
     reproduce_command(g, o, command, sizeof command);
     text[0] = '\0';
+    if (o->cases_reduced)
+        appendf(text, sizeof text, "NOT A GRADE: %s\n", o->cases_reduced);
     if (g->could_not_grade)
         appendf(text, sizeof text, "Could not grade: %s\n", g->problem);
     else if (g->note[0])
         appendf(text, sizeof text, "%s\n\n", g->note);
     if (o->cpu_mode)
         appendf(text, sizeof text, "CPU mode (no GPU): %s\n", o->cpu_mode);
+    if (o->retried_alone && o->retried_alone[0])
+        appendf(text, sizeof text, "Ran again with the GPU alone:\n%s%s", o->retried_alone,
+                o->retried_alone[strlen(o->retried_alone) - 1] == '\n' ? "" : "\n");
     appendf(text, sizeof text, "GPU: %s\nseed: %s\nrepeat this run: %s\nkit: tilelab %s\n",
             g->device[0] ? g->device : o->cpu_mode ? "none (CPU mode)" : "not known (the GPU was not reached)",
             o->seed[0] ? o->seed : "none",
@@ -182,6 +195,8 @@ void write_results(const grade *g, const options *o)
     tl_jw_string(&w, "gpu", g->device);
     if (o->cpu_mode)   /* absent on a GPU, as before */
         tl_jw_string(&w, "mode", "cpu");
+    if (o->cases_reduced)   /* absent on a real grade */
+        tl_jw_string(&w, "cases", "reduced");
     tl_jw_string(&w, "kit_version", o->kit_version ? o->kit_version : "unknown");
     tl_jw_string(&w, "command", command);
     tl_jw_bool(&w, "graded", !g->could_not_grade);
@@ -190,6 +205,18 @@ void write_results(const grade *g, const options *o)
         if (g->flags & (1u << i))
             appendf(flags, sizeof flags, "%s%s", flags[0] ? " " : "", flag_words[i]);
     tl_jw_string(&w, "flags", flags);
+    if (o->retried_alone && o->retried_alone[0]) {   /* absent when nothing ran again */
+        tl_jw_array_begin(&w, "retried_alone");
+        for (const char *p = o->retried_alone; *p;) {
+            size_t n = strcspn(p, "\n");
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+            if (n)
+                tl_jw_string(&w, NULL, line);
+            p += n + (p[n] == '\n');
+        }
+        tl_jw_array_end(&w);
+    }
     if (g->measured && kind_of(&g->rubric)->matrix_product) {
         tl_jw_int(&w, "m", g->rows);
         tl_jw_int(&w, "k", g->depth);
@@ -232,7 +259,7 @@ enum { HISTORY_COLUMNS = sizeof history_header / sizeof history_header[0] };
 
 void append_history(const grade *g, const options *o)
 {
-    if (!o->history || g->could_not_grade)
+    if (!o->history || g->could_not_grade || o->cases_reduced)   /* a reduced run is no grade to plot */
         return;
     char when[32], rows[16] = "", cols[16] = "", gbps[32] = "", copy[32] = "", frac[32] = "",
          score[32], max[32], depth[16] = "", gflops[32] = "", cublas[32] = "", frac_cublas[32] = "";

@@ -11,7 +11,7 @@
  *          [--problem TEXT] [--elapsed SECONDS] [--quiet] [--kit-version V]
  *          [--structure "shared=N barrier=M" [--structure-note TEXT]] [--sanitizers DIR | --sanitizer-missing TEXT]
  *          [--not-allowed CALLS | --not-allowed-file FINDINGS] [--counters NCU.csv | --counters-missing TEXT]
- *          [--cpu-mode NOTE] [--html PATH] [--run DIR]
+ *          [--cpu-mode NOTE] [--cases-reduced NOTE] [--html PATH] [--run DIR]
  *
  * --run DIR --step-failed STEP --step-status N: that step of the file's failed
  * (report_run.c says why: the inspector's findings or its failure, a build limit,
@@ -28,6 +28,9 @@
  * --cpu-mode NOTE: graded in CPU mode (./grade --cpu, no GPU): the report and
  * results.json say so with NOTE (the shapes capped), and every speed item is
  * "not measured: no GPU", its points left out of the maximum.
+ * --cases-reduced NOTE: the kit's own tests graded on reduced cases
+ * (TILELAB_TEST_CASES=reduced): the report, results.json's output and its
+ * extra_data ("cases": "reduced") say it is not a grade, with NOTE.
  *
  * FINDINGS: build/tools/inspect's output (grader/inspect.c), one `KIND: NAME: sentence` a line:
  * the file scores 0 and each sentence is shown.
@@ -94,6 +97,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(k, "--ffma-quarter")) o->ffma_quarter = v;
         else if (!strcmp(k, "--ffma-failed")) o->ffma_failed = v;
         else if (!strcmp(k, "--cpu-mode")) o->cpu_mode = v;
+        else if (!strcmp(k, "--cases-reduced")) o->cases_reduced = v;
         else if (!strcmp(k, "--contrast-counters")) o->contrast_counters = v;
         else if (!strcmp(k, "--kit-version")) o->kit_version = v;
         else if (!strcmp(k, "--html")) o->html = v;

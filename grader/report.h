@@ -44,6 +44,8 @@ typedef struct {
     const char *ffma_dense, *ffma_quarter;   /* rubric ffma_ratio_max: ncu's CSVs, B dense and at block density 1/4 */
     const char *ffma_failed;                 /* or why those counts failed */
     const char *cpu_mode;         /* --cpu-mode NOTE: graded in CPU mode (no GPU): nothing timed; NOTE says how */
+    const char *cases_reduced;    /* --cases-reduced NOTE: the kit's own tests ran smaller cases: not a grade */
+    char *retried_alone;          /* runs that timed out with the GPU shared and ran again alone, a line each (grade_gpu.sh) */
     const char *contrast_counters; /* lab 7: ncu's counters of the kit's contrast kernel (rubric contrast) */
     const char *html;             /* --html PATH: report.html, the grade drawn (report_page.c) */
     const char *run;              /* --run DIR: a grade's run folder, read back (report_run.c) */
@@ -133,6 +135,7 @@ typedef struct {
     double ld_conflicts, st_conflicts;    /* per shared request */
     double ld_sectors, st_sectors;        /* per global request */
     double ld_requests, st_requests, ideal_requests;
+    int per_thread;                       /* lab 6: the three above count thread-level accesses, not warp requests */
     double ld_ideal, st_ideal;            /* lab 6: sectors per request the bytes need */
     int rows, cols;                       /* lab 6: the counted shape of in (0: unknown) */
 } counter_reading;

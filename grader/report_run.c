@@ -556,6 +556,9 @@ int read_run(options *o, const tl_rubric *r)
         return 0;
     o->measure_json = in_run("measure.json");
     o->measure_status = atoi(status_of("measure.status", status, sizeof status));
+    char *retried = in_run("retried-alone.txt");
+    o->retried_alone = read_all(retried);   /* the kit's shell wrote it, never the student's code */
+    free(retried);
     if (r->nunits && r->speedup_unit[0]) {
         char name[64];
         snprintf(name, sizeof name, "measure-%s.json", r->speedup_unit);

@@ -4,7 +4,7 @@
 # (.deps/), where mk/toolchain.mk finds them. The one place the kit fetches
 # them: `make deps`, and need-criterion / need-seccomp on first use.
 #
-#   sh mk/deps.sh [--announce | --quiet] DEPS LIB...     LIB: criterion, seccomp
+#   sh mk/deps.sh [--announce | --quiet | --carry] DEPS LIB...     LIB: criterion, seccomp
 #
 # A LIB already there (pkg-config, or its header in DEPS) is left alone; with
 # nothing to fetch it prints nothing. Otherwise one line on stdout says what is
@@ -12,11 +12,17 @@
 # package names are resolved for the running release (apt-cache depends), never
 # hard-coded beyond the -dev package. Exit 0 when every LIB is there; else one
 # sentence on stderr, what to install and the command for it, and exit 2.
+#
+# What is fetched: the LIB's -dev package and the closure of the libraries it
+# needs at run time, installed here or not, all but the base every Debian and
+# Ubuntu system has; so the kit, with its .deps/, runs its suites on another
+# Debian or Ubuntu machine that reaches no package archive (README). --carry
+# (make deps-carry) fetches every LIB whatever is there: such a kit made here.
 set -u
 
 mode=
-case ${1:-} in --announce|--quiet) mode=$1; shift ;; esac
-[ $# -ge 2 ] || { echo "usage: sh mk/deps.sh [--announce|--quiet] DEPS criterion|seccomp..." >&2; exit 2; }
+case ${1:-} in --announce|--quiet|--carry) mode=$1; shift ;; esac
+[ $# -ge 2 ] || { echo "usage: sh mk/deps.sh [--announce|--quiet|--carry] DEPS criterion|seccomp..." >&2; exit 2; }
 deps=$1; shift
 
 # name, what it is for, its -dev package, pkg-config name, header, oldest version
@@ -31,9 +37,11 @@ fact() { lib_facts "$1" | cut -d'|' -f"$2"; }
 
 for lib; do lib_facts "$lib" >/dev/null; done   # an unknown LIB ends the script here
 missing=
-for lib; do
-    pkg-config --exists "$(fact "$lib" 4)" 2>/dev/null && continue
-    [ -r "$deps/usr/include/$(fact "$lib" 5)" ] && continue
+for lib; do   # --carry: fetched again, over what an older kit's .deps/ may hold without the closure
+    if [ "$mode" != --carry ]; then
+        pkg-config --exists "$(fact "$lib" 4)" 2>/dev/null && continue
+        [ -r "$deps/usr/include/$(fact "$lib" 5)" ] && continue
+    fi
     missing="$missing $lib"
 done
 [ -n "$missing" ] || exit 0
@@ -46,7 +54,9 @@ for lib in $missing; do
 done
 [ $n = 1 ] && it="it" is="is" || { it="them"; is="are"; }
 
-if [ "$mode" != --quiet ]; then
+if [ "$mode" = --carry ]; then
+    echo "$names: fetching $it with apt-get download into $deps, and every library $([ $n = 1 ] && echo it needs || echo they need) beyond the base system (a kit to carry to another machine)"
+elif [ "$mode" != --quiet ]; then
     echo "$names $is not installed: fetching $it once with apt-get download into $deps (no root needed)"
 fi
 [ "$mode" = --announce ] && exit 0
@@ -75,17 +85,27 @@ for lib in $missing; do
 done
 
 # The -dev packages and the libraries they need at run time: Depends followed
-# through lib* packages that are not installed (other -dev packages, tools and
-# virtual packages are not needed to link against the kit's copy).
-installed() { dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'; }
+# through lib* packages (other -dev packages, tools and virtual packages are not
+# needed to link against the kit's copy), whether installed here or not: Debian
+# 12's libgit2, which its Criterion needs, needs libssh2, which an Ubuntu 24.04
+# GPU host lacks. Left out: the base, the Essential packages installed here and
+# all they depend on (libc6, libgcc-s1, zlib1g, ...), which every Debian and
+# Ubuntu system has; the C library must be the machine's own.
+depends() {   # PACKAGE...: what apt says they depend on (one level; --recurse and --installed may come first)
+    apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances "$@" 2>/dev/null
+}
+# shellcheck disable=SC2046  # the Essential packages: names, one word each
+base=" $(depends --recurse --installed $(dpkg-query -W -f='${Package} ${Essential}\n' 2>/dev/null | awk '$2 == "yes" { print $1 }') |
+         awk '/^[a-z0-9]/ { name = $1 } /^ *\|?(Pre)?Depends: [^<]/ { name = $2 } name { sub(/:.*/, "", name); print name; name = "" }' |
+         sort -u | tr '\n' ' ') "
 fetch= todo=$pkgs
 while [ -n "$todo" ]; do
     fetch="$fetch $todo"
     next=
-    for p in $(apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances $todo 2>/dev/null |
-               awk '/^ *\|?(Pre)?Depends: [^<]/ { sub(/:.*/, "", $2); if ($2 ~ /^lib/ && $2 !~ /-dev$/) print $2 }' | sort -u); do
+    for p in $(depends $todo | awk '/^ *\|?(Pre)?Depends: [^<]/ { sub(/:.*/, "", $2); if ($2 ~ /^lib/ && $2 !~ /-dev$/) print $2 }' | sort -u); do
         case " $fetch $next " in *" $p "*) continue ;; esac
-        installed "$p" || next="$next $p"
+        case $base in *" $p "*) continue ;; esac
+        next="$next $p"
     done
     todo=$next
 done

@@ -11,7 +11,7 @@ endif
 # Host-only, like the report tool: it reads the object, the PTX and the
 # dependency file nvcc wrote, so it runs in CI without a GPU. libstdc++
 # demangles the C++ names it quotes.
-$(B)/tools/inspect: grader/inspect.c $(LAUNCH_TABLE)
+$(B)/tools/inspect: grader/inspect.c grader/paths.c grader/paths.h $(LAUNCH_TABLE)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)gcc $(CFLAGS) grader/inspect.c -lstdc++ -o $@
+	$(Q)gcc $(CFLAGS) grader/inspect.c grader/paths.c -lstdc++ -o $@

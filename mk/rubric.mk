@@ -19,7 +19,7 @@ endif
 
 # build/tools/plan: what a grade runs, decided from the rubric (grader/plan.c);
 # ./grade executes it. Host C only, built with the report.
-$(B)/tools/plan: grader/plan.c grader/rubric.c grader/rubric.h grader/counters.h grader/lab_kinds.c grader/lab_kinds.h \
+$(B)/tools/plan: grader/plan.c grader/paths.c grader/paths.h grader/rubric.c grader/rubric.h grader/counters.h grader/lab_kinds.c grader/lab_kinds.h \
                  kinds/kinds.def $(wildcard kinds/*/kind.def)
 	@mkdir -p $(@D)
-	@gcc $(CFLAGS) grader/plan.c grader/rubric.c grader/lab_kinds.c -lm -o $@
+	@gcc $(CFLAGS) grader/plan.c grader/paths.c grader/rubric.c grader/lab_kinds.c -lm -o $@

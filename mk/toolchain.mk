@@ -37,9 +37,11 @@ ifeq ($(origin CRITERION_LIBS),undefined)
     CRITERION_CFLAGS := $(TL_PKG_criterion_CFLAGS)
     CRITERION_LIBS := $(TL_PKG_criterion_LIBS)
   else
-    # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies.
+    # The rpath (not a RUNPATH) also reaches libcriterion's own dependencies, which
+    # mk/deps.sh carries too; a release that has not merged /usr keeps some in /lib.
     CRITERION_CFLAGS := -I$(DEPS)/usr/include
-    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(CURDIR)/$(DEPS_LIB)
+    CRITERION_LIBS := -L$(DEPS_LIB) -lcriterion -Xlinker --disable-new-dtags -Xlinker -rpath=$(CURDIR)/$(DEPS_LIB) \
+      -Xlinker -rpath=$(CURDIR)/$(DEPS)/lib/$(MULTIARCH)
   endif
 endif
 ifeq ($(origin SECCOMP_LIBS),undefined)

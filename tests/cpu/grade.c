@@ -11,6 +11,13 @@
  * its own here: adding one needs no C. Each test reads the grade's
  * results.json; no GPU is needed, and none is used even where there is one
  * (--cpu). TILELAB_FIXTURE picks rows as in the GPU suite.
+ *
+ * Rows are graded on reduced cases (TILELAB_TEST_CASES=reduced: at most
+ * 256x256 elements, cpu/cpu_cases.h), which each results.json must record,
+ * but for the solution rows and rows whose header says `expect-cases: full`;
+ * TILELAB_TEST_FULL=1 (make test-full, before a release) grades every row on
+ * the real cases. A cheat or an idiom shows at 129x257 as at 8191x8193; the
+ * large cases cost seconds a row (lab 1: 88 % of its grade).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -34,15 +41,15 @@ typedef struct {
     char log[256];
 } grade_run;
 
-static grade_run grade_cpu(const char *lab, const char *src, const char *name, const char *args)
+static grade_run grade_cpu_cases(const char *lab, const char *src, const char *name, const char *args, int reduced)
 {
     grade_run g;
     char cmd[2048], err[256], json[256];
     snprintf(g.log, sizeof g.log, WORK "/%s.log", name);
     snprintf(json, sizeof json, WORK "/%s/results.json", name);
     snprintf(cmd, sizeof cmd, "mkdir -p " WORK " && rm -rf " WORK "/%s && TILELAB_HISTORY=" WORK "/history.csv "
-             "NO_COLOR=1 ./grade %s --cpu --file %s --seed " SEED " --out " WORK "/%s %s > %s 2>&1",
-             name, lab, src, name, args, g.log);
+             "TILELAB_TEST_CASES=%s NO_COLOR=1 ./grade %s --cpu --file %s --seed " SEED " --out " WORK "/%s %s > %s 2>&1",
+             name, reduced ? "reduced" : "", lab, src, name, args, g.log);
     unsetenv("MAKEFLAGS");   /* a fresh top-level make inside, as a student's */
     unsetenv("MAKELEVEL");
     int status = system(cmd);
@@ -50,6 +57,18 @@ static grade_run grade_cpu(const char *lab, const char *src, const char *name, c
     g.results = tl_json_parse_file(json, err, sizeof err);
     cr_assert(g.results, "%s: no results.json (%s); exit %d; see %s", src, err, g.status, g.log);
     return g;
+}
+
+static grade_run grade_cpu(const char *lab, const char *src, const char *name, const char *args)
+{
+    return grade_cpu_cases(lab, src, name, args, 0);
+}
+
+/* Reduced cases for this row? Not for a solution, an `expect-cases: full` row, or make test-full. */
+static int reduced_for(const fixture *f)
+{
+    const char *full = getenv("TILELAB_TEST_FULL");
+    return !f->full_cases && !(full && !strcmp(full, "1"));
 }
 
 /* TILELAB_FIXTURE: row names, or starts of them, separated by commas. */
@@ -107,11 +126,16 @@ static void expect_cpu_mode_said(const fixture *f, const grade_run *g)
 static double grade(const fixture *f, const char *graded, const char *run)
 {
     const fx_outcome *want = &f->cpu;
-    grade_run g = grade_cpu(f->lab, graded, run, f->args);
+    int reduced = reduced_for(f);
+    grade_run g = grade_cpu_cases(f->lab, graded, run, f->args, reduced);
     double score = tl_json_number(g.results, "score", -1), max = tl_json_number(g.results, "max_score", -1);
     static char outputs[65536];
     all_outputs(g.results, outputs, sizeof outputs);
 
+    /* A reduced grade is said to be one, and a real one is never marked so. */
+    const char *cases = tl_json_string(tl_json_get(g.results, "extra_data"), "cases", "");
+    cr_expect_str_eq(cases, reduced ? "reduced" : "", "%s: results.json's extra_data.cases is \"%s\" for a grade on %s "
+                     "cases; see %s", f->name, cases, reduced ? "reduced" : "the real", g.log);
     /* ./grade exits 0 only when no point is lost: all of what CPU mode checked. */
     int status = want->exit_status == FX_EXIT_BY_SCORE ? (score >= max ? 0 : 1) : want->exit_status;
     cr_expect_eq(g.status, status, "%s: exit status %d, expected %d; see %s\n%s", f->name, g.status, status, g.log,
@@ -126,7 +150,7 @@ static double grade(const fixture *f, const char *graded, const char *run)
     for (int i = 0; i < want->diagnoses; i++)
         cr_expect(strstr(outputs, want->diagnosis[i]), "%s: the report lacks \"%s\"; see %s\n%s", f->name,
                   want->diagnosis[i], g.log, outputs);
-    printf("%-40s exit %d  score %6.2f of %g\n", f->name, g.status, score, max);
+    printf("%-40s exit %d  score %6.2f of %g%s\n", f->name, g.status, score, max, reduced ? "  (reduced cases)" : "");
     tl_json_free(g.results);
     return score;
 }

@@ -163,7 +163,7 @@ static void header_line(char *line, fixture *f, int *expects)
     int again = (strcmp(key, "expect-args") == 0 && f->args[0]) || (strcmp(key, "expect-env") == 0 && f->env[0]) ||
                 (strcmp(key, "expect-timeout") == 0 && f->timeout_s) || (strcmp(key, "expect-repeat") == 0 && f->repeat > 1) ||
                 (strcmp(key, "expect-skip") == 0 && f->skip[0]) || (strcmp(key, "expect-cpu") == 0 && f->has_cpu) ||
-                (strcmp(key, "expect-cpu-skip") == 0 && f->cpu_skip[0]);
+                (strcmp(key, "expect-cpu-skip") == 0 && f->cpu_skip[0]) || (strcmp(key, "expect-cases") == 0 && f->full_cases);
     if (again)
         fail(f, "two %s: lines (one each)", key);
     if (strcmp(key, "expect") == 0) {
@@ -202,9 +202,13 @@ static void header_line(char *line, fixture *f, int *expects)
         snprintf(f->cpu_skip, sizeof f->cpu_skip, "%s", value);
         if (!value[0])
             fail(f, "expect-cpu-skip: says why CPU mode cannot grade it as a GPU does");
+    } else if (strcmp(key, "expect-cases") == 0) {
+        f->full_cases = 1;
+        if (strcmp(value, "full") != 0)
+            fail(f, "expect-cases: full (CPU mode's suite grades it on the real cases), not \"%s\"", value);
     } else
         fail(f, "unknown header %s: (expect, expect-cpu, expect-cpu-skip, expect-args, expect-env, expect-timeout, "
-             "expect-repeat, expect-skip)", key);
+             "expect-repeat, expect-skip, expect-cases)", key);
 }
 
 /* The header: a patch's lines before its first `--- `, a .cu file's before
@@ -282,6 +286,7 @@ static void add_lab_row(fixture **table, int *n, int *cap, const char *lab, cons
         f->expect.exit_status = is_solution ? 0 : 1;
         f->expect.min_score = f->expect.max_score = is_solution ? 100 : 0;
     }
+    f->full_cases |= is_solution;   /* the reference proves the real cases pass */
     /* In CPU mode too, unless the header says otherwise: the solution at the
      * maximum of what CPU mode grades, the skeleton at zero. */
     if (!f->has_cpu && !f->cpu_skip[0]) {

@@ -49,6 +49,8 @@ typedef struct {
     int timeout_s;              /* expect-timeout: one of fixture_timeouts; 0: none */
     int repeat;                 /* expect-repeat: graded this many times, the same score each time */
     char skip[FX_TEXT];         /* expect-skip: why the suite does not grade it */
+    int full_cases;             /* expect-cases: full; a solution row's default: CPU mode's suite grades it on
+                                 * the real cases, never on reduced ones (TILELAB_TEST_CASES, tests/cpu/grade.c) */
     char error[2 * FX_TEXT];    /* what is wrong with the fixture; empty when nothing */
 } fixture;
 

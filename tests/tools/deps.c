@@ -7,8 +7,10 @@
  * to install, and none of make's own error lines.
  *
  * No network: apt-get and apt-cache are fakes on PATH that serve .deb files
- * built here with dpkg-deb (a header, and a runtime library the -dev package
- * depends on, which must be followed), or fail as an offline machine does.
+ * built here with dpkg-deb (a header, a runtime library the -dev package
+ * depends on and one that library depends on, both to be followed, as Debian's
+ * libgit2 needs libssh2), or fail as an offline machine does. Every package
+ * but those depends on libc6: the base, which is never fetched.
  * dpkg -x and dpkg-query are the real ones. Each test works in its own
  * temporary folder, removed when it passes and kept, named, when it fails.
  */
@@ -72,12 +74,14 @@ static void deps_setup(void)
              "'policy) echo \"$1:\"; echo \"  Installed: (none)\"; echo \"  Candidate: 2.4.1-2\" ;;' "
              "'depends) for p; do case $p in -*) continue ;; esac; echo \"$p\"; case $p in *-dev) "
              "echo \"  Depends: libtilelab-fake0\"; echo \"  Depends: libc6\"; echo \"  Depends: pkg-config\"; "
-             "echo \"  Depends: <libc-dev>\" ;; esac; done ;;' 'esac' > bin/apt-cache && chmod +x bin/*",
+             "echo \"  Depends: <libc-dev>\" ;; libtilelab-fake0) echo \"  Depends: libtilelab-ssh1\" ;; "
+             "libtilelab-ssh1) ;; *) echo \"  PreDepends: libc6\" ;; esac; done ;;' 'esac' > bin/apt-cache && chmod +x bin/*",
              deps_dir);
     cr_assert_eq(tool_sh(cmd), 0, "cannot write the fake apt-get and apt-cache in %s", deps_dir);
     deps_package("libcriterion-dev", "include/criterion/criterion.h");
     deps_package("libseccomp-dev", "include/seccomp.h");
     deps_package("libtilelab-fake0", "lib/libtilelab-fake.so.0");
+    deps_package("libtilelab-ssh1", "lib/libtilelab-ssh.so.1");
 }
 
 /* `make GOALS` in the kit's folder as on a machine with neither library:
@@ -113,13 +117,14 @@ Test(deps, first_use_fetches_into_deps_once)
               "the first build says in one line what it fetches and where (%s); it printed:\n%s", deps_dir, out);
     cr_assert(deps_exists("deps/usr/include/criterion/criterion.h") && deps_exists("deps/usr/include/seccomp.h"),
               "nothing unpacked into %s/deps", deps_dir);
-    cr_assert(deps_exists("deps/usr/lib/libtilelab-fake.so.0"),
-              "the library the -dev package depends on was not fetched (%s)", deps_dir);
+    cr_assert(deps_exists("deps/usr/lib/libtilelab-fake.so.0") && deps_exists("deps/usr/lib/libtilelab-ssh.so.1"),
+              "the library the -dev package depends on, and the one that library depends on, were not both "
+              "fetched (%s)", deps_dir);
     const char *apt = deps_read("apt-get.log");
     cr_assert(strstr(apt, "libcriterion-dev") && strstr(apt, "libseccomp-dev") && !strstr(apt, "libc6") &&
               !strstr(apt, "pkg-config") && !strstr(apt, "libc-dev"),
-              "fetched: the -dev packages and their uninstalled libraries, no installed package, tool or "
-              "virtual package; apt-get was asked for:\n%s", apt);
+              "fetched: the -dev packages and the closure of their libraries, no base package (libc6, which the "
+              "Essential packages depend on), tool or virtual package; apt-get was asked for:\n%s", apt);
 
     status = deps_make("-s need-criterion need-seccomp");
     cr_assert(status == 0 && !*deps_read("out") && tool_lines(deps_read("apt-get.log")) == 1,

@@ -40,20 +40,21 @@ static const char *dist_read(const char *file)
     return tool_read(path, NULL);
 }
 
-/* `make dist-<kind>` from the kit's folder, unpacked into a new temporary folder; the unpacked tree. */
+/* `make dist-<kind>` (made once for the suite run: tool_kit), unpacked into a new temporary folder; the
+ * unpacked tree. */
 static void dist_unpack(const char *kind, char *tree, size_t len)
 {
+    char cmd[2048], cwd[1024], target[64], file[64];
+    snprintf(target, sizeof target, "dist-%s", kind);
+    snprintf(file, sizeof file, "tilelab-%s.tar.gz", kind);
+    const char *kit = tool_kit(target, file);
     const char *tmp = getenv("TMPDIR");
     snprintf(dist_dir, sizeof dist_dir, "%.200s/tilelab-dist-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     cr_assert(mkdtemp(dist_dir), "cannot make a temporary folder %s", dist_dir);
-    char cmd[2048], cwd[1024];
     cr_assert(getcwd(cwd, sizeof cwd));
-    snprintf(cmd, sizeof cmd, "MAKEFLAGS= MAKELEVEL= make -s --no-print-directory dist-%s > %s/make.log 2>&1",
-             kind, dist_dir);
-    cr_assert_eq(tool_sh(cmd), 0, "make dist-%s failed:\n%s", kind, dist_read("make.log"));
-    snprintf(cmd, sizeof cmd, "mkdir %s/unpacked && cd %s/unpacked && tar -xzf %s/results/dist/tilelab-%s.tar.gz && "
-             "ls -A > ../top", dist_dir, dist_dir, cwd, kind);
-    cr_assert_eq(tool_sh(cmd), 0, "cannot unpack results/dist/tilelab-%s.tar.gz into %s/unpacked", kind, dist_dir);
+    snprintf(cmd, sizeof cmd, "mkdir %s/unpacked && cd %s/unpacked && tar -xzf %s/%s && ls -A > ../top", dist_dir,
+             dist_dir, cwd, kit);
+    cr_assert_eq(tool_sh(cmd), 0, "cannot unpack %s into %s/unpacked", kit, dist_dir);
     char expected[64];
     snprintf(expected, sizeof expected, "tilelab-%s\n", kind);
     cr_assert_str_eq(dist_read("top"), expected, "the tarball unpacks into one folder, tilelab-%s/", kind);

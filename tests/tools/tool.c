@@ -3,9 +3,13 @@
 
 #include <criterion/criterion.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 int tool_sh(const char *cmd)
 {
@@ -45,4 +49,35 @@ void tool_make(const char *fragment, const char *target, const char *work)
              target, log);
     int status = tool_sh(cmd);
     cr_assert_eq(status, 0, "make -f %s %s exited %d:\n%s", fragment, target, status, tool_read(log, NULL));
+}
+
+void tool_kit_once(const char *done, const char *prepare)
+{
+    char path[512], log[512];
+    snprintf(path, sizeof path, TOOL_KITS "/%s", done);
+    snprintf(log, sizeof log, TOOL_KITS "/%s.log", done);
+    cr_assert_eq(tool_sh("mkdir -p " TOOL_KITS), 0, "cannot make " TOOL_KITS);
+    /* Tests that run at once wait here for the one that makes it. */
+    int lock = open(TOOL_KITS "/.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    cr_assert(lock >= 0 && flock(lock, LOCK_EX) == 0, "cannot lock " TOOL_KITS "/.lock");
+    if (access(path, F_OK) != 0) {
+        char cmd[8192];
+        snprintf(cmd, sizeof cmd, "{ %s; } > %s 2>&1", prepare, log);
+        int status = tool_sh(cmd);
+        if (status != 0 || access(path, F_OK) != 0) {
+            close(lock);
+            cr_assert_fail("making %s for this suite run failed (exit %d):\n%s", path, status, tool_read(log, NULL));
+        }
+    }
+    close(lock);
+}
+
+const char *tool_kit(const char *target, const char *file)
+{
+    static char path[512];
+    char prepare[1024];
+    snprintf(prepare, sizeof prepare, "MAKEFLAGS= MAKELEVEL= make -s --no-print-directory %s DIST=" TOOL_KITS, target);
+    tool_kit_once(file, prepare);
+    snprintf(path, sizeof path, TOOL_KITS "/%s", file);
+    return path;
 }

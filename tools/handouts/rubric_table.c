@@ -261,15 +261,15 @@ static void points_table(buffer *b, const tl_rubric *r)
             row(b, item, r->bank_conflict_points, none, all);
         }
         if (r->vector_points > 0) {
-            char item[128], none[96], all[128], max[32];
+            char item[192], none[128], all[128], max[32];
             long lo, hi, step;
             if (sscanf(r->counters_range, "%ld %ld %ld", &lo, &hi, &step) == 3)
-                snprintf(item, sizeof item, "128-bit accesses: global requests, counted by ncu at a shape drawn from "
+                snprintf(item, sizeof item, "128-bit accesses: global loads and stores per thread, counted by ncu at a shape drawn from "
                          "the seed (each side a multiple of %ld in %ld..%ld)", step, lo, hi);
             else
-                snprintf(item, sizeof item, "128-bit accesses: global requests, counted by ncu near %s%s",
+                snprintf(item, sizeof item, "128-bit accesses: global loads and stores per thread, counted by ncu near %s%s",
                          r->counters_shape, r->counters_jitter > 0 ? " (the shape drawn from the seed)" : "");
-            snprintf(none, sizeof none, "more than %sx those of float4 on loads or on stores",
+            snprintf(none, sizeof none, "more than %sx those of float4 (16 bytes each) on loads or on stores",
                      number(r->vector_max_requests, max));
             snprintf(all, sizeof all, "at most %sx on both (float: 4x, float2: 2x)", max);
             row(b, item, r->vector_points, none, all);
