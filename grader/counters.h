@@ -23,8 +23,6 @@
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"      \
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"      \
     "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,"      \
-    "smsp__sass_thread_inst_executed_op_global_ld.sum,"         \
-    "smsp__sass_thread_inst_executed_op_global_st.sum,"         \
     TL_DURATION_METRIC
 
 /* The profiled launch's own GPU time: ncu's pass for it runs the kernel as a
