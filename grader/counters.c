@@ -55,25 +55,23 @@ static const char *const metric_names[TL_NMETRICS] = {
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    TL_TENSOR_METRIC_PREFIX ".sum",
+    TL_TENSOR_METRIC_PREFIX "_op_hmma.sum",
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
     "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
     "smsp__sass_thread_inst_executed_op_global_ld.sum",
     "smsp__sass_thread_inst_executed_op_global_st.sum",
 };
 
-/* A metric's index; tensor sub-pipes (..._op_hmma.sum, ...) set *sub. -1: not read. */
-static int metric_index(const char *name, int *sub)
+/* A metric's index; -1: not read. Tensor-pipe instructions are the sub-pipes summed (*sign 1), less
+ * HFMA2.MMA (*sign -1): see tl_tensor_metric_sign. */
+static int metric_index(const char *name, int *sign)
 {
-    *sub = 0;
+    *sign = tl_tensor_metric_sign(name);
+    if (*sign)
+        return TL_M_TENSOR;
     for (int i = 0; i < TL_NMETRICS; i++)
         if (!strcmp(name, metric_names[i]))
             return i;
-    size_t n = strlen(TL_TENSOR_METRIC_PREFIX), len = strlen(name);
-    if (!strncmp(name, TL_TENSOR_METRIC_PREFIX "_", n + 1) && len > 4 && !strcmp(name + len - 4, ".sum")) {
-        *sub = 1;
-        return TL_M_TENSOR;
-    }
     return -1;
 }
 
@@ -101,9 +99,6 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
     char *fields[MAX_FIELDS];
     int id_col = -1, kernel_col = -1, name_col = -1, value_col = -1, unit_col = -1;
     unsigned seen = 0;
-    /* Tensor sub-pipes, per kernel, until we know whether the parent metric came too. */
-    double tensor_subs[TL_MAX_KERNELS + 1] = {0};
-    int tensor_parent = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] != '"')   /* the program's own output and ncu's ==PROF== lines */
@@ -127,7 +122,7 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
                 c->duration_ms += ms, c->has_duration = 1;
             continue;
         }
-        int sub, m = metric_index(fields[name_col], &sub);
+        int sign, m = metric_index(fields[name_col], &sign);
         if (m < 0)
             continue;
         double v = parse_value(fields[value_col]);
@@ -147,10 +142,7 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
             else
                 k = TL_MAX_KERNELS - 1, snprintf(c->kernel[k].name, sizeof c->kernel[k].name, "(other kernels)");
         }
-        if (sub)
-            tensor_subs[k] += v;
-        else
-            c->kernel[k].m[m] += v, tensor_parent |= m == TL_M_TENSOR;
+        c->kernel[k].m[m] += sign ? sign * v : v;
         seen |= TL_BIT(m);
     }
     fclose(f);
@@ -158,8 +150,9 @@ int tl_counters_read(const char *csv_path, tl_counters *c, char *err, size_t err
         snprintf(err, errlen, "ncu profiled no kernel (did the launch start one?)");
         return -1;
     }
-    for (int k = 0; k < c->nkernels && !tensor_parent; k++)
-        c->kernel[k].m[TL_M_TENSOR] = tensor_subs[k];
+    for (int k = 0; k < c->nkernels; k++)   /* HFMA2.MMA taken from a kernel's op_hmma: never below 0 */
+        if (c->kernel[k].m[TL_M_TENSOR] < 0)
+            c->kernel[k].m[TL_M_TENSOR] = 0;
     double *sums[TL_NMETRICS] = {&c->shared_ld_conflicts, &c->shared_st_conflicts, &c->shared_ld_requests,
                                  &c->shared_st_requests, &c->global_ld_sectors, &c->global_ld_requests,
                                  &c->global_st_sectors, &c->global_st_requests, &c->branch_targets,

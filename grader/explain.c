@@ -290,8 +290,8 @@ static void explain_vector_sectors(char *out, size_t len, const counter_reading 
 void explain_counters(char *out, size_t len, const counter_reading *c)
 {
     if (c->vector && (c->ld_scattered || c->st_scattered)) {
-        double worst = fmax(c->ld_scattered ? c->ld_requests : 0, c->st_scattered ? c->st_requests : 0) /
-                       c->ideal_requests;
+        double worst = fmax(c->ld_scattered ? c->ld_requests / c->ideal_ld_requests : 0,
+                            c->st_scattered ? c->st_requests / c->ideal_st_requests : 0);
         appendf(out, len, "Hint: your %s%s%s take %.1fx the %s: %s. Load "
                 "and store whole 4 x 4 blocks as four float4 rows (handout lab 6: Vectors cut requests).\n",
                 c->ld_scattered ? "loads" : "", c->ld_scattered && c->st_scattered ? " and " : "",

@@ -54,13 +54,13 @@ esac
 gpu_lock shared
 # Tensor-pipe instructions count as arithmetic (skipping's evidence, per-kernel weights, and the
 # FP32 labs' refusal of tensor-core work). Which such metrics exist depends on the GPU and ncu:
-# ncu lists them; the parent metric alone where listed, else each sub-pipe (grader/counters.h sums them).
+# ncu lists them; each sub-pipe, never the parent, which also counts the HFMA2.MMA that ptxas
+# emits in plain FP32 code (grader/counters.h sums the sub-pipes less that one).
 tensor_metrics=
 if [ -n "$ncu" ] && [ -n "$count_tensor" ] && { [ -n "$counts" ] || [ -n "$dbuf_args" ]; }; then
     tensor_metrics=$(timeout 60 "$ncu" --query-metrics 2>/dev/null | awk '
-        $1 == "smsp__inst_executed_pipe_tensor" { parent = 1 }
-        $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9]+$/ { subs = subs "," $1 ".sum" }
-        END { print parent ? ",smsp__inst_executed_pipe_tensor.sum" : subs }')
+        $1 ~ /^smsp__inst_executed_pipe_tensor_op_[a-z0-9_]+$/ { subs = subs "," $1 ".sum" }
+        END { print subs }')
 fi
 counter_metrics=$counter_metrics$tensor_metrics
 # A counted worker may write files (ncu's injected library writes its own), but only beneath /tmp,

@@ -1,5 +1,6 @@
 /* ptx.c — kernel structure from nvcc's PTX (see ptx.h). */
 #include "ptx.h"
+#include "counters.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1306,7 +1307,7 @@ int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_byt
         *ffma = NULL;
     if (tensor)
         *tensor = NULL;
-    int tensor_parent = 0;   /* the parent tensor metric, where reported, stands alone (as counters.c reads it) */
+    double *hfma2 = NULL;   /* each kernel's HFMA2.MMA, taken from its tensor-pipe count at the end */
     FILE *f = fopen(csv_path, "r");
     if (!f) {
         say(err, errlen, "cannot read ncu's CSV %s: %s", csv_path, strerror(errno));
@@ -1343,6 +1344,7 @@ int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_byt
             *dynamic_bytes = xrealloc(*dynamic_bytes, (size_t)(n + 1) * sizeof **dynamic_bytes);
             if (ffma)
                 *ffma = xrealloc(*ffma, (size_t)(n + 1) * sizeof **ffma), (*ffma)[n] = -1;
+            hfma2 = xrealloc(hfma2, (size_t)(n + 1) * sizeof *hfma2), hfma2[n] = 0;
             if (tensor)
                 *tensor = xrealloc(*tensor, (size_t)(n + 1) * sizeof **tensor), (*tensor)[n] = -1;
             (*names)[n] = xstrndup(fields[col_kernel], strlen(fields[col_kernel]));
@@ -1352,29 +1354,20 @@ int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_byt
          * tensor-pipe instructions, every launch summed. */
         if (col_metric >= 0 && col_value >= 0 && col_metric < nf && col_value < nf) {
             const char *metric = fields[col_metric];
-            size_t prefix = strlen("smsp__inst_executed_pipe_tensor"), ml = strlen(metric);
             int is_ffma = !strcmp(metric, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") ||
                           !strcmp(metric, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") ||
                           !strcmp(metric, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum");
-            int is_parent = !strcmp(metric, "smsp__inst_executed_pipe_tensor.sum");
-            int is_sub = !strncmp(metric, "smsp__inst_executed_pipe_tensor_", prefix + 1) && ml > 4 &&
-                         !strcmp(metric + ml - 4, ".sum");
-            double *into = is_ffma && ffma ? &(*ffma)[k] : (is_parent || is_sub) && tensor ? &(*tensor)[k] : NULL;
+            int sign = tl_tensor_metric_sign(metric);   /* HFMA2.MMA taken away (counters.h) */
+            double *into = is_ffma && ffma ? &(*ffma)[k] : sign > 0 && tensor ? &(*tensor)[k]
+                         : sign < 0 && tensor ? &hfma2[k] : NULL;
             if (into) {
-                if (is_parent && !tensor_parent) {   /* drop the sub-pipes summed so far */
-                    tensor_parent = 1;
-                    for (int i = 0; i < n; i++)
-                        (*tensor)[i] = -1;
-                }
-                if (!(is_sub && tensor_parent)) {
-                    char digits[64];
-                    size_t d = 0;
-                    for (const char *v = fields[col_value]; *v && d + 1 < sizeof digits; v++)
-                        if (*v != ',')
-                            digits[d++] = *v;
-                    digits[d] = '\0';
-                    *into = (*into < 0 ? 0 : *into) + strtod(digits, NULL);
-                }
+                char digits[64];
+                size_t d = 0;
+                for (const char *v = fields[col_value]; *v && d + 1 < sizeof digits; v++)
+                    if (*v != ',')
+                        digits[d++] = *v;
+                digits[d] = '\0';
+                *into = (*into < 0 ? 0 : *into) + strtod(digits, NULL);
             }
         }
         if (col_metric >= 0 && col_value >= 0 && col_metric < nf && col_value < nf &&
@@ -1385,6 +1378,10 @@ int ptx_ncu_kernels_work(const char *csv_path, char ***names, long **dynamic_byt
         }
     }
     fclose(f);
+    for (int k = 0; tensor && k < n; k++)
+        if ((*tensor)[k] >= 0)
+            (*tensor)[k] = (*tensor)[k] > hfma2[k] ? (*tensor)[k] - hfma2[k] : 0;
+    free(hfma2);
     if (col_kernel < 0) {
         say(err, errlen, "%s has no \"Kernel Name\" column: is it ncu --csv output? (ncu's own messages: "
             "grep ==ERROR== %s)", csv_path, csv_path);

@@ -134,7 +134,7 @@ typedef struct {
     int ld_scattered, st_scattered;       /* sectors (or, vector, requests) above the ideal */
     double ld_conflicts, st_conflicts;    /* per shared request */
     double ld_sectors, st_sectors;        /* per global request */
-    double ld_requests, st_requests, ideal_requests;
+    double ld_requests, st_requests, ideal_ld_requests, ideal_st_requests;   /* lab 6: whole rows' requests of float4s */
     int per_thread;                       /* lab 6: the three above count thread-level accesses, not warp requests */
     double ld_ideal, st_ideal;            /* lab 6: sectors per request the bytes need */
     int rows, cols;                       /* lab 6: the counted shape of in (0: unknown) */

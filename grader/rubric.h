@@ -77,8 +77,8 @@ typedef struct {
     char sanitizer_shape[32];     /* the shape the sanitizers run on: "257x131", "67x45x33" */
     double synccheck_points;      /* compute-sanitizer synccheck clean (barriers every thread reaches) */
     char hidden_suites[64];       /* the hidden-test suites this lab runs: "transpose vector" (default: all of its kind) */
-    double vector_points;         /* global loads and stores (per thread) at most ...                    */
-    double vector_max_requests;   /* ... this many times those of 128-bit accesses: thread-level loads and stores over rows x cols / 4 (ncu without them: requests over rows x cols / 128); counters_shape needed */
+    double vector_points;         /* global load and store requests at most ...                    */
+    double vector_max_requests;   /* ... this many times those of float4 accesses in whole rows (rows x ceil(cols / 128) loads, cols x ceil(rows / 128) stores) */
     double counters_jitter;       /* the counters shape moves by up to 4 such steps per side, from the seed */
     char counters_range[32];      /* "LO HI STEP": each side of the counters shape drawn from the seed in LO..HI */
     double counters_timed;        /* 1: ncu counts again at the timed shape; counts per request must agree */

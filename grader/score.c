@@ -467,24 +467,26 @@ void grade_counters(grade *g, const options *o, int all_passed)
     int ld_c = counter_row(t->output, "shared loads: bank conflicts/req", ld_conflicts, 0, conflict_slack);
     int st_c = counter_row(t->output, "shared stores: bank conflicts/req", st_conflicts, 0, conflict_slack);
     int ld_s, st_s;
-    /* Lab 6: the width of the accesses. rows x cols floats moved as float4s
-     * take rows x cols / 4 thread-level loads and as many stores (ncu's
-     * smsp__sass_thread_inst_executed_op_global_ld/st: the lanes that ran
-     * each instruction); float takes 4x, float2 2x, extra work only adds.
-     * Counted per thread, not per warp request: a warp whose lanes run past
-     * a row (cols / 4 not a multiple of the block's width) makes partial
-     * requests, which no kernel of honest 2D blocks can avoid (the reference
-     * at 520x2008: 1.108x the requests of full warps, 1.000x the accesses).
-     * Where ncu reported no thread-level counts, the requests (rows x cols /
-     * 128 each way), as before. */
+    /* Lab 6: the width of the accesses, judged by the requests a float4 kernel
+     * needs when no warp spans two rows: each row of cols floats takes
+     * ceil(cols / 128) requests (loads: rows rows of cols; stores: cols rows of
+     * rows). A warp that runs past a row's end (cols / 4 not a multiple of the
+     * block's width) makes a partial request, which no kernel of honest 2D
+     * blocks avoids: the reference at 520x2008 made 9,036 store requests, 1.108x
+     * rows x cols / 128, the old ideal, and lost its points; 0.90x this one.
+     * float2 takes 2x, float 4x; with the counted shapes' sides from 512 up
+     * (the rubric's counters_range) the whole-row rounding adds at most 1.24x, so
+     * both stay over the 1.1 bar. The per-thread counts (CPU mode's
+     * thread accesses) are shown beside, not judged: ncu on an H200 has no
+     * thread-level global load/store metric (smsp__sass_thread_inst_executed_op_global_ld
+     * is not in its --query-metrics, 2026-11-29), and both modes judge alike. */
     tl_shape at;
     int have_shape = vector && tl_parse_shape(shape, &at) == 0;
-    double ideal_requests = have_shape ? (double)at.rows * at.cols / 128 : 0;
+    double ideal_ld_requests = have_shape ? (double)at.rows * ceil(at.cols / 128.0) : 0;
+    double ideal_st_requests = have_shape ? (double)at.cols * ceil(at.rows / 128.0) : 0;
     int per_thread = vector && c.has_thread_accesses;
     double ideal_accesses = have_shape ? (double)at.rows * at.cols / 4 : 0;
-    double judged_ideal = per_thread ? ideal_accesses : ideal_requests;
-    double ld_judged = per_thread ? c.global_ld_threads : c.global_ld_requests;
-    double st_judged = per_thread ? c.global_st_threads : c.global_st_requests;
+    double ld_judged = c.global_ld_requests, st_judged = c.global_st_requests;
     /* The sectors per request the bytes moved need, whole sectors each: rows x
      * cols floats read once and written once, over the requests made (what
      * report.html shows per line, from the same addresses, in CPU mode). */
@@ -493,18 +495,14 @@ void grade_counters(grade *g, const options *o, int all_passed)
     if (vector) {
         counter_row(t->output, "global loads: sectors/request", ld_sectors, round(ld_ideal * 100) / 100, INFINITY);   /* shown, never off */
         counter_row(t->output, "global stores: sectors/request", st_sectors, round(st_ideal * 100) / 100, INFINITY);
-        if (per_thread) {   /* the requests shown (a partial warp's request counts whole), the accesses judged */
-            counter_row(t->output, "global loads: requests", c.global_ld_requests, ideal_requests, INFINITY);
-            counter_row(t->output, "global stores: requests", c.global_st_requests, ideal_requests, INFINITY);
+        ld_s = counter_row(t->output, "global loads: requests", ld_judged, ideal_ld_requests,
+                           (r->vector_max_requests - 1) * ideal_ld_requests);
+        st_s = counter_row(t->output, "global stores: requests", st_judged, ideal_st_requests,
+                           (r->vector_max_requests - 1) * ideal_st_requests);
+        if (per_thread && c.global_ld_threads > 0 && c.global_st_threads > 0) {   /* shown, never judged */
+            counter_row(t->output, "global loads: thread accesses", c.global_ld_threads, ideal_accesses, INFINITY);
+            counter_row(t->output, "global stores: thread accesses", c.global_st_threads, ideal_accesses, INFINITY);
         }
-        ld_s = counter_row(t->output, per_thread ? "global loads: thread accesses" : "global loads: requests",
-                           ld_judged, judged_ideal, (r->vector_max_requests - 1) * judged_ideal);
-        st_s = counter_row(t->output, per_thread ? "global stores: thread accesses" : "global stores: requests",
-                           st_judged, judged_ideal, (r->vector_max_requests - 1) * judged_ideal);
-        if (per_thread && ld_judged > 0 && st_judged > 0)
-            appendf(t->output, OUTPUT_LEN, "  %-34s %8.2f %8.0f\n  %-34s %8.2f %8.0f\n", "global loads: bytes/access",
-                    4.0 * at.rows * at.cols / ld_judged, 16.0, "global stores: bytes/access",
-                    4.0 * at.rows * at.cols / st_judged, 16.0);
     } else {
         ld_s = counter_row(t->output, "global loads: sectors/request", ld_sectors, ideal, slack);
         st_s = counter_row(t->output, "global stores: sectors/request", st_sectors, ideal, slack);
@@ -524,7 +522,7 @@ void grade_counters(grade *g, const options *o, int all_passed)
     counter_reading reading = {
         .vector = vector, .ld_conflicted = ld_c, .st_conflicted = st_c, .ld_scattered = ld_s, .st_scattered = st_s,
         .ld_conflicts = ld_conflicts, .st_conflicts = st_conflicts, .ld_sectors = ld_sectors, .st_sectors = st_sectors,
-        .ld_requests = ld_judged, .st_requests = st_judged, .ideal_requests = judged_ideal, .per_thread = per_thread,
+        .ld_requests = ld_judged, .st_requests = st_judged, .ideal_ld_requests = ideal_ld_requests, .ideal_st_requests = ideal_st_requests, .per_thread = 0,
         .ld_ideal = ld_ideal, .st_ideal = st_ideal, .rows = have_shape ? at.rows : 0, .cols = have_shape ? at.cols : 0};
     explain_counters(t->output, OUTPUT_LEN, &reading);
     /* Where the timing is too (rubric counters_timed), for what this item scores. */
@@ -559,13 +557,13 @@ void grade_counters(grade *g, const options *o, int all_passed)
             appendf(t->output, OUTPUT_LEN, "%s.\n", timed_why);
     }
     if (vector) {
-        t->passed = judged_ideal > 0 && !ld_s && !st_s && !timed_off;
+        int ideal_known = ideal_ld_requests > 0 && ideal_st_requests > 0;
+        t->passed = ideal_known && !ld_s && !st_s && !timed_off;
         t->score = t->passed ? t->max_score : 0;
-        if (!(judged_ideal > 0 && !ld_s && !st_s))
-            appendf(t->output, OUTPUT_LEN, "The points need at most %gx the %s (%.0f) on "
-                    "loads and on stores, at %s.\n", r->vector_max_requests,
-                    per_thread ? "accesses (per thread) of float4, 16 bytes each" : "requests of 128-bit accesses",
-                    judged_ideal, shape);
+        if (!(ideal_known && !ld_s && !st_s))
+            appendf(t->output, OUTPUT_LEN, "The points need at most %gx the requests of float4 accesses, whole "
+                    "rows each (%.0f loads, %.0f stores), at %s.\n", r->vector_max_requests,
+                    ideal_ld_requests, ideal_st_requests, shape);
         return;
     }
     if (r->bank_conflict_points > 0) {
