@@ -1,7 +1,9 @@
 /*
  * Issue 39, fair files in CPU mode: atomics run (real ones: blocks run on
  * several OS threads at once) and count exactly; float atomicAdd sums; an
- * atomic is checked for bounds where it is made. Each test builds its
+ * atomic is checked for bounds where it is made; a cooperative launch keeps
+ * every block live for this_grid().sync(), and is refused past what the
+ * device holds at once. Each test builds its
  * file's CPU worker and reads the CPU check's --json output.
  */
 #include <criterion/criterion.h>
@@ -118,5 +120,21 @@ Test(cpu_issue39, a_cooperative_grid_too_large_to_be_live_at_once_is_refused)
     tl_json *j = check("lab1", WORK "/grid_too_large.cu", "grid_too_large", "--shape 300x257 --no-counters", &status);
     cr_expect_str_eq(tl_json_string(tl_json_get(j, "results")->child, "message", ""),
                      "cudaErrorCooperativeLaunchTooLarge (720) from the launch", "%s", read_all(WORK "/grid_too_large.log"));
+    tl_json_free(j);
+}
+
+/* An atomic past the end of its allocation stops the launch at its own line, as memcheck would. */
+Test(cpu_issue39, an_atomic_out_of_bounds_is_an_illegal_address_at_its_line)
+{
+    cr_assert_eq(sh_("mkdir -p " WORK " && sed 's/atomicAdd(counter, 1u)/atomicAdd(counter + 1, 1u)/' "
+                     "tests/cpu/fixtures/atomic_tickets.cu > " WORK "/atomic_oob.cu"), 0);
+    int status;
+    tl_json *j = check("lab1", WORK "/atomic_oob.cu", "atomic_oob", "--shape 61x67 --no-counters", &status);
+    cr_expect_str_eq(tl_json_string(tl_json_get(j, "results")->child, "message", ""),
+                     "cudaErrorIllegalAddress (700) from the launch", "%s", read_all(WORK "/atomic_oob.log"));
+    int at_line = 0;
+    for (const tl_json *f = tl_json_get(j, "findings")->child; f; f = f->next)
+        at_line |= !strcmp(tl_json_string(f, "kind", ""), "bounds") && tl_json_number(f, "line", 0) == 13;
+    cr_expect(at_line, "no bounds finding at line 13:\n%s", read_all(WORK "/atomic_oob.log"));
     tl_json_free(j);
 }
