@@ -29,7 +29,11 @@ static void write_guards(tl_devbuf *b)
  */
 enum { MAX_CHUNKS = 8 };
 static const size_t CHUNK_BYTES = (size_t)1 << 30;
-static const size_t ALIGN = 256;   /* what cudaMalloc gives */
+/* Every buffer's data starts 512-byte aligned (its guard is 2^16 words): a texture object over
+ * linear memory needs cudaDeviceProp::textureAlignment, 512 on every GPU the kit supports. With
+ * cudaMalloc's 256, lab 1's fair/lab1/texture_object_input lost its round trip on an H200
+ * (cudaErrorInvalidValue where the second buffer started 256 bytes past 512, 2026-11-29). */
+static const size_t ALIGN = 512;
 
 typedef struct {
     char *base;
