@@ -8,6 +8,7 @@
  * test builds its file's CPU worker and reads the CPU check's --json output.
  */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,7 @@ static const char *source_step(const char *name, const char *input)
 {
     char path[256], cmd[1024];
     snprintf(path, sizeof path, WORK "/cudafe-%s", name);
+    mkdir(WORK, 0777);   /* this test may run before any other of the file made it (-j2) */
     FILE *f = fopen(path, "w");
     cr_assert(f, "cannot write %s", path);
     fprintf(f, "# 1 \"t.cu\"\n%s", input);
