@@ -132,7 +132,7 @@ ifneq ($(HAVE_KIT_TESTS),)
 # CPU mode (cpu/, tests/cpu/): the lab files on the CPU, no GPU needed. The
 # CPU kit is built first, so the tests' parallel builds of lab files never build it.
 CPU_TESTS_SRC := $(wildcard tests/cpu/*.c)
-$(B)/tests/cpu: $(CPU_TESTS_SRC) $(GPU_TABLE) kit/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
+$(B)/tests/cpu: $(CPU_TESTS_SRC) $(wildcard tests/cpu/*.h) $(GPU_TABLE) kit/json.c grader/counters.c $(KIT_HEADERS) | need-criterion
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) $(CRITERION_CFLAGS) $(CPU_TESTS_SRC) tests/gpu/fixtures.c kit/json.c grader/counters.c -lm \
 	  $(subst -Xlinker ,-Wl$(comma),$(CRITERION_LIBS)) -o $@

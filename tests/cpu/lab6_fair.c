@@ -20,28 +20,10 @@
 #include <sys/wait.h>
 
 #include "json.h"
+#include "shell.h"
 
 #define WORK "build/tests/cpu-lab6-fair"
 #define REFERENCE "solutions/lab6-register-transpose/transpose.cu"
-
-static int sh_(const char *cmd)
-{
-    unsetenv("MAKEFLAGS");   /* a fresh top-level make inside */
-    unsetenv("MAKELEVEL");
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static const char *read_all(const char *path)
-{
-    static char buf[1 << 16];
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = 0;
-    return buf;
-}
 
 /* Lab 6's scalar_only fixture (the vector path never taken) as a file. */
 static const char *scalar_only(void)

@@ -16,27 +16,9 @@
 #include <sys/wait.h>
 
 #include "json.h"
+#include "shell.h"
 
 #define WORK "build/tests/cpu-student"
-
-static int sh_(const char *cmd)
-{
-    unsetenv("MAKEFLAGS");   /* a fresh top-level make inside */
-    unsetenv("MAKELEVEL");
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static const char *read_all(const char *path)
-{
-    static char buf[1 << 16];
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = 0;
-    return buf;
-}
 
 /* SRC (a file of LAB) built for the CPU and checked with ARGS; its JSON, its log in WORK/NAME.log. */
 static tl_json *check(const char *lab, const char *src, const char *name, const char *args, int *status)
